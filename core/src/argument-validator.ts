@@ -1,0 +1,29 @@
+import { Compile } from "typebox/compile";
+import type { TSchema } from "typebox";
+import type { Tool } from "@weft/sdk";
+
+type Validator = ReturnType<typeof Compile>;
+
+/**
+ * Validates tool arguments against the tool's JSON Schema with typebox, compiled once per tool.
+ * typebox's `Compile` takes raw JSON Schema, so MCP, skill, A2A and native tools share one validator.
+ */
+export class ArgumentValidator {
+  readonly #compiled = new WeakMap<object, Validator>();
+
+  /** The problems with `args`, one line per failing path; empty when they are valid. */
+  problems(tool: Tool<any>, args: Record<string, unknown>): string[] {
+    const validator = this.#validator(tool);
+    if (validator.Check(args)) return [];
+    return [...validator.Errors(args)].map((error) => `${error.instancePath || "(arguments)"}: ${error.message}`);
+  }
+
+  #validator(tool: Tool<any>): Validator {
+    let validator = this.#compiled.get(tool.inputSchema);
+    if (!validator) {
+      validator = Compile(tool.inputSchema as TSchema);
+      this.#compiled.set(tool.inputSchema, validator);
+    }
+    return validator;
+  }
+}

@@ -1,0 +1,64 @@
+import { WeftError, validToolName } from "@weft/sdk";
+import type { Disposer, RegisteredTool, Tool, ToolSource, ToolBox as ToolBoxContract, ToolVerdictFn } from "@weft/sdk";
+
+interface Entry {
+  tool: RegisteredTool;
+}
+
+/**
+ * The tool registry. Each name holds a stack of registrations: a later `add` shadows an earlier one
+ * until it is removed (how skills reserve their tool names for a while). Listing is sorted by name
+ * and cached until the next change, so prompts stay byte-identical and listing stays cheap. Every
+ * operation is synchronous, so concurrent add/remove/list/execute interleave only between whole
+ * operations; an execute holds the tool it looked up even if that tool is removed meanwhile.
+ */
+export class ToolBox implements ToolBoxContract {
+  readonly #stacks = new Map<string, Entry[]>();
+  #sorted: RegisteredTool[] | undefined;
+  #interceptor: ToolVerdictFn | null = null;
+
+  add(tool: Tool<any>, source: ToolSource): Disposer {
+    if (!validToolName(tool.name)) {
+      throw new WeftError(
+        "TOOL_NAME_INVALID",
+        `invalid tool name "${tool.name}": use 1-64 letters, digits, "_" or "-" (sanitizeToolName makes one)`,
+      );
+    }
+    const entry: Entry = { tool: { ...tool, source: tool.source ?? source } as RegisteredTool };
+    const stack = this.#stacks.get(tool.name) ?? [];
+    stack.push(entry);
+    this.#stacks.set(tool.name, stack);
+    this.#sorted = undefined;
+    return () => this.#remove(tool.name, entry);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    const stack = this.#stacks.get(name);
+    return stack?.[stack.length - 1]?.tool;
+  }
+
+  list(): RegisteredTool[] {
+    this.#sorted ??= [...this.#stacks.values()]
+      .map((stack) => stack[stack.length - 1].tool)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.#sorted];
+  }
+
+  /** The kernel taps the gate once and asks this; `setInterceptor` only swaps the function. */
+  get interceptor(): ToolVerdictFn | null {
+    return this.#interceptor;
+  }
+
+  setInterceptor(fn: ToolVerdictFn | null): void {
+    this.#interceptor = fn;
+  }
+
+  #remove(name: string, entry: Entry): void {
+    const stack = this.#stacks.get(name);
+    const index = stack?.indexOf(entry) ?? -1;
+    if (!stack || index < 0) return;
+    stack.splice(index, 1);
+    if (stack.length === 0) this.#stacks.delete(name);
+    this.#sorted = undefined;
+  }
+}

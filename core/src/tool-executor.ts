@@ -1,0 +1,118 @@
+import { errorMessage, errorResult } from "@weft/sdk";
+import type { ExecuteOptions, FeedbackEvent, RegisteredTool, ToolCallInfo, ToolCallRequest, ToolResult } from "@weft/sdk";
+import { ArgumentValidator } from "./argument-validator.js";
+import type { HookSet } from "./hook-set.js";
+import type { ToolBox } from "./tool-box.js";
+
+/** A call's time limit when neither the caller nor the tool sets one. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+
+/**
+ * The one execute path every tool call takes, whatever its source: look up, validate, gate, run with
+ * a signal and a time limit, post-process, report. It never throws for a tool's failure: every
+ * problem becomes an error result the model can read.
+ */
+export class ToolExecutor {
+  readonly #validator = new ArgumentValidator();
+  #nextId = 0;
+
+  constructor(
+    private readonly toolBox: ToolBox,
+    private readonly hooks: HookSet,
+    private readonly emit: (event: FeedbackEvent) => void,
+  ) {}
+
+  async execute(request: ToolCallRequest, options: ExecuteOptions = {}): Promise<ToolResult> {
+    const id = request.id ?? `call_${++this.#nextId}`;
+    const tool = this.toolBox.get(request.name);
+    if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0);
+    const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
+    const started = performance.now();
+    const result = await this.#decide(call, options);
+    return this.#report(id, call, await this.hooks.afterToolCall.promise(result, call), performance.now() - started);
+  }
+
+  async #decide(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
+    const invalid = this.#invalidArguments(call.tool, call.arguments);
+    if (invalid) return invalid;
+    const verdict = await this.hooks.beforeToolCall.promise(call);
+    if (verdict?.action === "rewrite") {
+      call.arguments = verdict.arguments;
+      const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
+      if (stillInvalid) return stillInvalid;
+    }
+    // Reported once the gate has spoken, with the arguments the tool is about to run with.
+    this.emit({ type: "tool.called", callId: call.id, name: call.name, arguments: call.arguments });
+    if (verdict?.action === "deny") return errorResult(`tool call blocked: ${verdict.reason}`);
+    if (verdict?.action === "answer") return verdict.result;
+    return this.#run(call, options);
+  }
+
+  async #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
+    const { tool } = call;
+    const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(new Error("timeout")), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, limit.signal]) : limit.signal;
+    // A tool that ignores its signal still cannot hold the caller past the limit or an abort.
+    let onAbort!: () => void;
+    const stopped = new Promise<ToolResult>((resolve) => {
+      onAbort = () =>
+        resolve(
+          limit.signal.aborted
+            ? errorResult(`${tool.name} timed out after ${timeoutMs} ms`, { timedOut: true })
+            : errorResult(`${tool.name} was aborted`, { aborted: true }),
+        );
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const running = Promise.resolve().then(() =>
+        tool.execute(call.arguments, {
+          signal,
+          callId: call.id,
+          answer: options.answer,
+          pending: options.pending,
+          onProgress: (progress) => {
+            options.onProgress?.(progress);
+            this.emit({ type: "tool.progress", callId: call.id, name: tool.name, progress });
+          },
+        }),
+      );
+      return await Promise.race([running.then(normalise, (error: unknown) => failed(tool, error)), stopped]);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  #invalidArguments(tool: RegisteredTool, args: Record<string, unknown>): ToolResult | undefined {
+    let problems: string[];
+    try {
+      problems = this.#validator.problems(tool, args);
+    } catch (error) {
+      return errorResult(`tool ${tool.name} has an invalid input schema: ${errorMessage(error)}`);
+    }
+    if (problems.length === 0) return undefined;
+    return errorResult(`invalid arguments for ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
+  }
+
+  #unknownTool(name: string): ToolResult {
+    const names = this.toolBox.list().map((tool) => tool.name);
+    return errorResult(`unknown tool: ${name}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
+  }
+
+  #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number): ToolResult {
+    this.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs });
+    return result;
+  }
+}
+
+function normalise(result: ToolResult): ToolResult {
+  if (result && typeof result.output === "string") return result;
+  return errorResult(`tool returned no output text (expected { output: string })`);
+}
+
+function failed(tool: RegisteredTool, error: unknown): ToolResult {
+  return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
+}

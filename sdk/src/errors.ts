@@ -1,0 +1,111 @@
+/**
+ * Errors an application sees. Each has a stable `code` to branch on, a message that says what to do,
+ * and the underlying `cause`. A tool failure is never one of these: it is a ToolResult the model reads.
+ */
+export type WeftErrorCode =
+  | "CONFIG_INVALID"
+  | "CONFIG_NOT_FOUND"
+  | "PLUGIN_NOT_FOUND"
+  | "PLUGIN_INVALID"
+  | "PLUGIN_API_MISMATCH"
+  | "PLUGIN_REQUIRES"
+  | "PLUGIN_DUPLICATE"
+  | "PLUGIN_OPTIONS_INVALID"
+  | "PLUGIN_SETUP_FAILED"
+  | "SERVICE_MISSING"
+  | "PROVIDER_UNKNOWN"
+  | "PROVIDER_ERROR"
+  | "MODEL_INVALID"
+  | "EFFORT_INVALID"
+  | "CREDENTIAL_MISSING"
+  | "KERNEL_CLOSED"
+  | "TOOL_NAME_INVALID"
+  | "MAX_ITERATIONS"
+  | "ABORTED"
+  | "DEADLINE_EXCEEDED"
+  | "MCP_CONFIG_INVALID"
+  | "SKILL_INVALID";
+
+export interface WeftErrorOptions {
+  cause?: unknown;
+}
+
+export class WeftError extends Error {
+  readonly code: WeftErrorCode;
+  constructor(code: WeftErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Where in a config file a problem is: the file, 1-based line and column, and the option path. */
+export interface ConfigLocation {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Option path, e.g. `plugins[2].files.root`. */
+  path?: string;
+}
+
+/** A bad config file or option. The message starts with `file:line:column`. */
+export class ConfigError extends WeftError {
+  readonly location: ConfigLocation;
+  constructor(location: ConfigLocation, problem: string, options: WeftErrorOptions & { code?: WeftErrorCode } = {}) {
+    const where = [location.file, location.line, location.column].filter((part) => part !== undefined).join(":");
+    const path = location.path ? ` (option ${location.path})` : "";
+    super(options.code ?? "CONFIG_INVALID", `${where}${path}: ${problem}`, options);
+    this.location = location;
+  }
+}
+
+export interface ProviderErrorDetails {
+  provider: string;
+  /** HTTP status, or undefined for network errors, timeouts and mid-stream errors without one. */
+  status?: number;
+  /** The provider's own error message and type, when it sent them. */
+  providerMessage?: string;
+  providerType?: string;
+  /** How many times the request was retried before this error. */
+  retries: number;
+}
+
+/** A provider's HTTP or stream failure, after retries. */
+export class ProviderError extends WeftError implements ProviderErrorDetails {
+  readonly provider: string;
+  readonly status?: number;
+  readonly providerMessage?: string;
+  readonly providerType?: string;
+  readonly retries: number;
+  constructor(message: string, details: ProviderErrorDetails, options: WeftErrorOptions = {}) {
+    super("PROVIDER_ERROR", `${details.provider}: ${message}`, options);
+    this.provider = details.provider;
+    this.status = details.status;
+    this.providerMessage = details.providerMessage;
+    this.providerType = details.providerType;
+    this.retries = details.retries;
+  }
+  /** Whether the request was retried before failing. */
+  get retried(): boolean {
+    return this.retries > 0;
+  }
+}
+
+/** The agent hit `maxIterations`; the transcript so far is kept. */
+export class MaxIterationsError extends WeftError {
+  readonly iterations: number;
+  constructor(iterations: number) {
+    super("MAX_ITERATIONS", `stopped after ${iterations} iterations (maxIterations); raise the limit or continue with another process() call`);
+    this.iterations = iterations;
+  }
+}
+
+/** True for the errors an AbortSignal produces, whatever threw them. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || (error as WeftError).code === "ABORTED");
+}
+
+/** The message of anything thrown, for error text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,47 @@
+import type { Stats } from "./message.js";
+import type { ToolProgress, ToolResult, Suspension } from "./tool.js";
+
+/** What one `agent.process` turn cost and how it ended. */
+export interface TurnMetadata {
+  iterations: number;
+  toolCalls: number;
+  /** Tokens summed over every model call of the turn. */
+  usage: Stats;
+  /** Tokens of the final model call alone. */
+  finalUsage: Stats;
+  stopReason?: string;
+  timings: { modelMs: number; toolMs: number; totalMs: number };
+}
+
+/**
+ * Every event the kernel and its plugins report, by type. Plugins add their own with declaration
+ * merging: `declare module "@weft/sdk" { interface FeedbackEventMap { "x.y": { ... } } }`.
+ */
+export interface FeedbackEventMap {
+  "session.started": { sessionId: string };
+  "session.reset": { sessionId: string };
+  "session.closed": { sessionId: string };
+  "model.request": { model: string; messages: number; tools: number };
+  "model.response": { model: string; stats: Stats; durationMs: number; stopReason?: string };
+  "model.info-unavailable": { model: string; reason: string };
+  "text.delta": { delta: string };
+  "reasoning.delta": { delta: string };
+  /** Text the model wrote alongside tool calls. */
+  "text.interim": { text: string };
+  "tool.called": { callId: string; name: string; arguments: Record<string, unknown> };
+  "tool.progress": { callId: string; name: string; progress: ToolProgress };
+  "tool.returned": { callId: string; name: string; result: ToolResult; isError: boolean; elapsedMs: number };
+  "tool.repeated": { callId: string; name: string; arguments: Record<string, unknown>; count: number };
+  "tool.pending": { suspension: Suspension };
+  "compaction.started": { estimatedTokens: number; thresholdTokens: number };
+  "compaction.finished": { before: number; after: number };
+  "compaction.failed": { reason: string };
+  "compaction.skipped": { reason: string };
+  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" };
+  "mcp.status": { server: string; state: "starting" | "connected" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
+  "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
+}
+
+export type FeedbackEventType = keyof FeedbackEventMap;
+export type FeedbackEvent = { [K in FeedbackEventType]: { type: K } & FeedbackEventMap[K] }[FeedbackEventType];
+export type FeedbackEventOf<K extends FeedbackEventType> = Extract<FeedbackEvent, { type: K }>;

@@ -1,0 +1,89 @@
+/**
+ * The provider-neutral transcript. Every provider plugin maps these to and from its own wire format,
+ * so one conversation can move between providers and be compacted the same way for all.
+ */
+
+/** A tool call the model asked for. `arguments` is always a parsed object, never a JSON string. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * Reasoning the provider needs replayed on the next turn, kept verbatim. `provider` says whose it is:
+ * a provider replays only its own blocks (an Anthropic signature means nothing to OpenRouter).
+ */
+export interface ReasoningBlock {
+  provider: string;
+  /** Human-readable reasoning text, when the provider shows it. */
+  text?: string;
+  /** Anthropic: the signature of a thinking block. */
+  signature?: string;
+  /** Anthropic: the opaque data of a redacted_thinking block. */
+  redacted?: string;
+  /** OpenRouter: the `reasoning_details` array, sent back unmodified. */
+  details?: unknown[];
+}
+
+/** Token accounting of one model reply. `promptTokens` includes cached tokens. */
+export interface Stats {
+  promptTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens?: number;
+}
+
+export interface SystemMessage {
+  role: "system";
+  content: string;
+}
+
+export interface UserMessage {
+  role: "user";
+  content: string;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: string;
+  toolCalls?: ToolCall[];
+  reasoning?: ReasoningBlock[];
+  stats?: Stats;
+  /** The provider's own stop reason, untouched (`end_turn`, `tool_use`, `stop`, `tool_calls`, ...). */
+  stopReason?: string;
+  /** `provider/model` that wrote this message. */
+  model?: string;
+}
+
+export interface ToolMessage {
+  role: "tool";
+  toolCallId: string;
+  toolName: string;
+  content: string;
+  isError?: boolean;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** Stats with every counter at zero, for summing. */
+export function emptyStats(): Stats {
+  return { promptTokens: 0, outputTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+/** Adds `b` into a copy of `a`; reasoning tokens are summed only where either side reports them. */
+export function addStats(a: Stats, b: Stats): Stats {
+  const sum: Stats = {
+    promptTokens: a.promptTokens + b.promptTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  }
+  return sum;
+}

@@ -1,0 +1,67 @@
+import type { Static, TSchema } from "typebox";
+import type { FeedbackEvent } from "./feedback.js";
+import type { HookFacades, ToolRegistrar } from "./hooks.js";
+import type { Logger } from "./logger.js";
+import type { McpHost } from "./mcp-host.js";
+import type { ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
+
+/** The plugin API version this sdk speaks; the kernel refuses plugins built for another. */
+export const PLUGIN_API_VERSION = 1;
+
+export type Disposer = () => void | Promise<void>;
+
+export interface PluginMeta {
+  /** The package name, e.g. `@weft/plugin-shell`. */
+  name: string;
+  version: string;
+  /** The plugin API version it was built for: `PLUGIN_API_VERSION`. */
+  api: number;
+  description?: string;
+}
+
+/**
+ * Services plugins publish for each other, by name. Plugins add theirs with declaration merging:
+ * `declare module "@weft/sdk" { interface WeftServices { jira: JiraClient } }`.
+ */
+export interface WeftServices {
+  mcp: McpHost;
+}
+
+/** What a plugin's `setup` gets: taps on the kernel's hooks and a scoped view of its registries. */
+export interface PluginApi {
+  /** The plugin's (or scope's) name; every tap and tool is recorded under it. */
+  readonly name: string;
+  readonly hooks: HookFacades;
+  /** Tools added here are removed when the plugin is closed. */
+  readonly tools: ToolRegistrar;
+  readonly logger: Logger;
+  /** The folder relative paths in options are resolved from (the config file's folder, else the cwd). */
+  readonly baseDir: string;
+  /** Publishes a service other plugins can `need`. */
+  provide<K extends keyof WeftServices>(name: K, service: WeftServices[K]): void;
+  /** A service another plugin published; throws SERVICE_MISSING naming what to enable. */
+  need<K extends keyof WeftServices>(name: K): WeftServices[K];
+  /** Whether a service has been published. */
+  has(name: keyof WeftServices): boolean;
+  emit(event: FeedbackEvent): void;
+  /** Runs a tool through the kernel's one execute path (for tools that call tools). */
+  execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
+}
+
+export interface Plugin<Options extends TSchema = TSchema> {
+  meta: PluginMeta;
+  /** typebox schema of the options; they are validated and defaulted before `setup`. */
+  options?: Options;
+  /** Names of plugins that must be applied before this one. */
+  requires?: string[];
+  setup(api: PluginApi, options: Static<Options>): void | Disposer | Promise<void | Disposer>;
+}
+
+export function definePlugin<Options extends TSchema>(plugin: Plugin<Options>): Plugin<Options> {
+  return plugin;
+}
+
+/** Something a session can be equipped with for its lifetime: a skill collection, a tool set. */
+export interface Registrable {
+  register(api: PluginApi): void | Promise<void>;
+}

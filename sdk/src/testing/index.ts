@@ -1,0 +1,2 @@
+export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "./scripted-model.js";
+export { createTestKernel, type PluginEntry } from "./test-kernel.js";

@@ -1,0 +1,112 @@
+/** Where a tool came from; shown by `weft tools` and used in duplicate warnings. */
+export interface ToolSource {
+  kind: "mcp" | "skill" | "pack" | "builtin" | "a2a" | "app";
+  /** The MCP server, skill collection, plugin or agent that contributed it. */
+  id: string;
+}
+
+/** Hints about a tool's behaviour (MCP's tool annotations). Advisory only. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * A request to the host that a tool cannot settle itself: a question, an approval, an MCP
+ * elicitation, an authorization URL. The agent hands it to the host's `waitFor`.
+ */
+export interface PendingRequest {
+  kind: "question" | "approval" | "elicitation" | "authorization" | "input";
+  /** What to show the person answering. */
+  message: string;
+  /** JSON Schema of the expected answer content (elicitation forms). */
+  schema?: Record<string, unknown>;
+  /** A URL to open (URL-mode elicitation, authorization). */
+  url?: string;
+  /** Anything the tool needs back with the answer to resume (e.g. a remote task id). */
+  data?: unknown;
+}
+
+/** The host's answer to a PendingRequest. */
+export interface PendingAnswer {
+  action: "accept" | "decline" | "cancel";
+  /** The answer itself: text for a question, form fields for an elicitation. */
+  content?: unknown;
+}
+
+/** A suspension as the host sees it: the request plus which call raised it. */
+export interface Suspension extends PendingRequest {
+  callId: string;
+  toolName: string;
+}
+
+/** The host's resolver for suspensions. */
+export type WaitFor = (suspension: Suspension, signal: AbortSignal) => Promise<PendingAnswer>;
+
+export interface ToolContext {
+  /** Aborted when the caller gives up or the time limit passes; a tool must stop when it fires. */
+  signal: AbortSignal;
+  callId: string;
+  /** Report progress; the kernel turns it into `tool.progress` feedback. */
+  onProgress(progress: ToolProgress): void;
+  /** Present when this call re-runs after the host answered its `pending` request. */
+  answer?: PendingAnswer;
+  /** The request the answer belongs to. */
+  pending?: PendingRequest;
+}
+
+/** What a tool gives back. A failure is a result with `isError`, never a thrown error that ends the turn. */
+export interface ToolResult {
+  /** The text the model reads. */
+  output: string;
+  isError?: boolean;
+  /** Extra data for applications (MCP content blocks, exit codes); never sent to the model. */
+  metadata?: Record<string, unknown>;
+  /** A request to the host; the loop resumes the call with the answer. */
+  pending?: PendingRequest;
+}
+
+export interface Tool<Args = Record<string, unknown>> {
+  /** 1-64 characters of letters, digits, `_` and `-` (see `validToolName`). */
+  name: string;
+  description: string;
+  /** JSON Schema with `type: "object"`; arguments are validated against it before `execute`. */
+  inputSchema: Record<string, unknown>;
+  /** Filled in by the registry when absent: the plugin or scope that added the tool. */
+  source?: ToolSource;
+  annotations?: ToolAnnotations;
+  /** The call's time limit in ms; the kernel's default applies when absent. */
+  timeoutMs?: number;
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** One call to run through the kernel's execute path. */
+export interface ToolCallRequest {
+  /** Generated when absent. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Overrides the tool's own limit and the kernel default. */
+  timeoutMs?: number;
+  onProgress?(progress: ToolProgress): void;
+  answer?: PendingAnswer;
+  pending?: PendingRequest;
+}
+
+/** Shorthand for an error result. */
+export function errorResult(output: string, metadata?: Record<string, unknown>): ToolResult {
+  return metadata ? { output, isError: true, metadata } : { output, isError: true };
+}
