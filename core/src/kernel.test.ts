@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { Type } from "typebox";
+import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, memoryLogger, type FeedbackEvent } from "@weft/sdk";
+import { createKernel } from "./kernel.js";
+
+const echo = defineTool({
+  name: "echo",
+  description: "Echo the text back",
+  input: Type.Object({ text: Type.String() }),
+  execute: ({ text }) => ({ output: text }),
+});
+
+function pack(name: string, setup: Parameters<typeof definePlugin>[0]["setup"], extra: object = {}) {
+  return definePlugin({ meta: { name, version: "1.0.0", api: PLUGIN_API_VERSION }, setup, ...extra });
+}
+
+describe("kernel", () => {
+  it("runs beforeToolCall taps by stage and the first verdict wins", async () => {
+    const kernel = createKernel();
+    const order: string[] = [];
+    await kernel.use(
+      pack("audit", (api) => {
+        api.tools.add(echo);
+        api.hooks.beforeToolCall.tap({ stage: Stage.AUDIT }, () => void order.push("audit"));
+        api.hooks.beforeToolCall.tap(() => {
+          order.push("default");
+          return { action: "deny", reason: "not today" };
+        });
+        api.hooks.beforeToolCall.tap({ stage: Stage.POLICY }, () => void order.push("policy"));
+      }),
+    );
+    const result = await kernel.execute({ name: "echo", arguments: { text: "hi" } });
+    expect(result).toEqual({ output: "tool call blocked: not today", isError: true });
+    expect(order).toEqual(["policy", "default"]);
+  });
+
+  it("keeps running when a feedback observer throws", async () => {
+    const logger = memoryLogger();
+    const kernel = createKernel({ logger });
+    const seen: FeedbackEvent["type"][] = [];
+    await kernel.use(
+      pack("observers", (api) => {
+        api.tools.add(echo);
+        api.hooks.feedback.tap(() => {
+          throw new Error("observer broke");
+        });
+        api.hooks.feedback.tap((event) => void seen.push(event.type));
+      }),
+    );
+    const result = await kernel.execute({ name: "echo", arguments: { text: "still here" } });
+    expect(result.output).toBe("still here");
+    expect(seen).toEqual(["tool.called", "tool.returned"]);
+    expect(logger.lines.filter((line) => line.level === "error").map((line) => line.message)).toEqual([
+      "feedback observer of observers failed: observer broke",
+      "feedback observer of observers failed: observer broke",
+    ]);
+  });
+
+  it("tears plugins down last in, first out", async () => {
+    const kernel = createKernel();
+    const order: string[] = [];
+    for (const name of ["first", "second", "third"]) {
+      await kernel.use(
+        pack(name, (api) => {
+          api.hooks.close.tap(() => void order.push(`${name}:close-tap`));
+          return () => void order.push(`${name}:disposer`);
+        }),
+      );
+    }
+    await kernel.close();
+    expect(order).toEqual(["third:disposer", "third:close-tap", "second:disposer", "second:close-tap", "first:disposer", "first:close-tap"]);
+    await expect(kernel.execute({ name: "x", arguments: {} })).rejects.toMatchObject({ code: "KERNEL_CLOSED" });
+  });
+});
