@@ -24,7 +24,8 @@ export type WeftErrorCode =
   | "ABORTED"
   | "DEADLINE_EXCEEDED"
   | "MCP_CONFIG_INVALID"
-  | "SKILL_INVALID";
+  | "SKILL_INVALID"
+  | "PATH_REFUSED";
 
 export interface WeftErrorOptions {
   cause?: unknown;

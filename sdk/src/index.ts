@@ -13,3 +13,5 @@ export * from "./plugin.js";
 export * from "./provider.js";
 export * from "./kernel.js";
 export * from "./mcp-host.js";
+export * from "./process-runner.js";
+export * from "./confined-root.js";

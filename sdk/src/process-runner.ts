@@ -1,0 +1,134 @@
+import { spawn } from "node:child_process";
+
+/** The output cap when none is given: 1 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+export interface RunProcessOptions {
+  /** The program (a path, or a name looked up on PATH). Never interpreted by a shell. */
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** The child's whole environment; the parent's when absent. */
+  env?: NodeJS.ProcessEnv;
+  /** Stops the process and its whole process group. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Past this many bytes of output the process group is stopped and the output marked truncated. */
+  maxOutputBytes?: number;
+}
+
+export interface ProcessOutcome {
+  /** The exit code, or 128 + the signal number when a signal ended it. */
+  exitCode: number;
+  /** stdout and stderr, merged in the order they were written. */
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+// stdout and stderr share one pipe only when the child gets the same descriptor for both, which
+// node's spawn cannot give; a POSIX sh that immediately `exec`s the program with `2>&1` can. The
+// program and its arguments are passed as positional parameters, never parsed by the shell.
+const MERGE_STDERR = 'exec "$0" "$@" 2>&1';
+
+/**
+ * Runs a program with no stdin (it reads end of input at once), stdout and stderr merged in order,
+ * output capped, and its whole process group killed on abort, timeout, the cap, or when the program
+ * exits and leaves children behind: nothing it started outlives the call.
+ */
+export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      resolve({ exitCode: 130, output: "", truncated: false, timedOut: false, aborted: true, durationMs: 0 });
+      return;
+    }
+    const child = spawn("/bin/sh", ["-c", MERGE_STDERR, options.command, ...(options.args ?? [])], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      // stderr carries only the shell's own complaint when the program cannot be run (126, 127).
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    let timedOut = false;
+    let aborted = false;
+    let exitCode: number | undefined;
+
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+    };
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), killGroup()), options.timeoutMs);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const collect = (chunk: Buffer) => {
+      if (truncated) return;
+      const room = maxBytes - bytes;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        bytes = maxBytes;
+        truncated = true;
+        killGroup();
+        return;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", (error) => {
+      cleanup();
+      reject(error);
+    });
+    // The program is done when it exits; descendants still holding the pipe are killed so that the
+    // pipe closes and nothing is left running.
+    child.on("exit", (code, signal) => {
+      exitCode = code ?? 128 + signalNumber(signal);
+      killGroup();
+    });
+    child.on("close", (code, signal) => {
+      cleanup();
+      resolve({
+        exitCode: exitCode ?? code ?? 128 + signalNumber(signal),
+        output: Buffer.concat(chunks).toString("utf8"),
+        truncated,
+        timedOut,
+        aborted,
+        durationMs: performance.now() - started,
+      });
+    });
+
+    function cleanup() {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13 };
+  return (signal && numbers[signal]) ?? 0;
+}
+
+/**
+ * The text a model reads for a finished process: `exit status: <n>` then the output in an
+ * `<output>` element (`<output truncated="true">` when the cap cut it).
+ */
+export function formatProcessOutput(outcome: ProcessOutcome): string {
+  const open = outcome.truncated ? '<output truncated="true">' : "<output>";
+  const body = outcome.output.length === 0 || outcome.output.endsWith("\n") ? outcome.output : `${outcome.output}\n`;
+  return `exit status: ${outcome.exitCode}\n${open}\n${body}</output>`;
+}
