@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { Tool } from "@weft/sdk";
+import { ToolBox } from "./tool-box.js";
+
+const source = { kind: "app", id: "test" } as const;
+const tool = (name: string, output = name): Tool => ({
+  name,
+  description: `the ${name} tool`,
+  inputSchema: { type: "object", properties: {} },
+  execute: async () => ({ output }),
+});
+
+describe("ToolBox", () => {
+  it("lists tools sorted by name with their source", () => {
+    const box = new ToolBox();
+    for (const name of ["zeta", "alpha", "Mid", "beta"]) box.add(tool(name), source);
+    expect(box.list().map((t) => t.name)).toEqual(["Mid", "alpha", "beta", "zeta"]);
+    expect(box.get("alpha")?.source).toEqual(source);
+  });
+
+  it("shadows a name while a later registration lives and restores it on removal", async () => {
+    const box = new ToolBox();
+    box.add(tool("read", "original"), source);
+    const dispose = box.add(tool("read", "replacement"), { kind: "skill", id: "s" });
+    expect(box.list()).toHaveLength(1);
+    expect(await box.get("read")!.execute({}, {} as never)).toEqual({ output: "replacement" });
+    await dispose();
+    await dispose();
+    expect(await box.get("read")!.execute({}, {} as never)).toEqual({ output: "original" });
+  });
+
+  it("refuses an invalid name", () => {
+    expect(() => new ToolBox().add(tool("bad name"), source)).toThrow('invalid tool name "bad name"');
+  });
+
+  it("stays consistent under many interleaved add/remove/list/get operations", async () => {
+    const box = new ToolBox();
+    const stable = Array.from({ length: 20 }, (_, i) => `stable_${String(i).padStart(2, "0")}`);
+    for (const name of stable) box.add(tool(name), source);
+    const workers = Array.from({ length: 50 }, async (_, worker) => {
+      for (let round = 0; round < 40; round++) {
+        const name = `w${worker}_${round % 5}`;
+        const dispose = box.add(tool(name), source);
+        await Promise.resolve();
+        const listed = box.list().map((t) => t.name);
+        expect(listed).toEqual([...listed].sort());
+        expect(listed).toEqual(expect.arrayContaining([...stable, name]));
+        expect(box.get(name)?.name).toBe(name);
+        await new Promise((resolve) => setImmediate(resolve));
+        await dispose();
+      }
+    });
+    await Promise.all(workers);
+    expect(box.list().map((t) => t.name)).toEqual(stable);
+  });
+});
