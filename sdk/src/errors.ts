@@ -25,7 +25,10 @@ export type WeftErrorCode =
   | "DEADLINE_EXCEEDED"
   | "MCP_CONFIG_INVALID"
   | "SKILL_INVALID"
-  | "PATH_REFUSED";
+  | "PATH_REFUSED"
+  | "SKILL_INVALID_NAME"
+  | "SKILL_FOLDER_NOT_FOUND"
+  | "SKILL_INVALID_FRONTMATTER";
 
 export interface WeftErrorOptions {
   cause?: unknown;
