@@ -28,7 +28,10 @@ export type WeftErrorCode =
   | "PATH_REFUSED"
   | "SKILL_INVALID_NAME"
   | "SKILL_FOLDER_NOT_FOUND"
-  | "SKILL_INVALID_FRONTMATTER";
+  | "SKILL_INVALID_FRONTMATTER"
+  | "AGENT_BUSY"
+  | "NO_PENDING_REQUEST"
+  | "SESSION_INVALID";
 
 export interface WeftErrorOptions {
   cause?: unknown;
@@ -102,6 +105,14 @@ export class MaxIterationsError extends WeftError {
     super("MAX_ITERATIONS", `stopped after ${iterations} iterations (maxIterations); raise the limit or continue with another process() call`);
     this.iterations = iterations;
   }
+}
+
+/**
+ * Whether `error` is a WeftError. Checks the shape, not the class: a plugin may load its own copy of
+ * the sdk, whose classes differ from the host's while the codes agree.
+ */
+export function isWeftError(error: unknown): error is WeftError {
+  return error instanceof Error && typeof (error as WeftError).code === "string" && /^[A-Z_]+$/.test((error as WeftError).code);
 }
 
 /** True for the errors an AbortSignal produces, whatever threw them. */

@@ -37,7 +37,7 @@ export interface FeedbackEventMap {
   "compaction.finished": { before: number; after: number };
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
-  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" };
+  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "aborted" };
   "mcp.status": { server: string; state: "starting" | "connected" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
 }
