@@ -1,0 +1,24 @@
+/** The machine and the exact versions measured, for results.json. */
+import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
+/** Version of an installed package, looked up the way Node resolves it from bench/ (bench first, then the workspace). */
+export function packageVersion(name, benchDir) {
+  for (let dir = benchDir; ; dir = join(dir, "..")) {
+    const file = join(dir, "node_modules", name, "package.json");
+    if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")).version;
+    if (dir === join(dir, "..")) return "not installed";
+  }
+}

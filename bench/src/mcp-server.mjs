@@ -1,0 +1,29 @@
+/**
+ * The stdio MCP server every framework's MCP scenario talks to: get_weather, add and echo, answering
+ * at once with no network. Built on the official SDK's server classes.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { TOOL_DESCRIPTIONS, add, echo, weather } from "./script.mjs";
+
+const server = new McpServer({ name: "bench", version: "1.0.0" });
+const text = (value) => ({ content: [{ type: "text", text: value }] });
+
+server.registerTool(
+  "get_weather",
+  { description: TOOL_DESCRIPTIONS.get_weather, inputSchema: { city: z.string().describe("City name") } },
+  async ({ city }) => text(weather(city)),
+);
+server.registerTool(
+  "add",
+  { description: TOOL_DESCRIPTIONS.add, inputSchema: { a: z.number(), b: z.number() } },
+  async ({ a, b }) => text(add(a, b)),
+);
+server.registerTool(
+  "echo",
+  { description: TOOL_DESCRIPTIONS.echo, inputSchema: { text: z.string() } },
+  async ({ text: value }) => text(echo(value)),
+);
+
+await server.connect(new StdioServerTransport());

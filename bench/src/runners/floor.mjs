@@ -1,0 +1,69 @@
+/**
+ * The floor: the same two model round trips and two MCP calls with plain fetch and the official MCP
+ * client, and nothing else. No framework can do this work for less on this machine.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MODEL_ID, PROMPT, SYSTEM } from "../script.mjs";
+
+/** Reads a Chat Completions SSE body: the text and the tool calls, assembled by index. */
+function readStream(body) {
+  let content = "";
+  const calls = [];
+  for (const line of body.split("\n")) {
+    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+    const delta = JSON.parse(line.slice(6)).choices[0]?.delta;
+    if (!delta) continue;
+    if (delta.content) content += delta.content;
+    for (const part of delta.tool_calls ?? []) {
+      const call = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+      if (part.id) call.id = part.id;
+      if (part.function?.name) call.name += part.function.name;
+      if (part.function?.arguments) call.arguments += part.function.arguments;
+    }
+  }
+  return { content, calls };
+}
+
+export async function setup({ llmUrl, mcpServer }) {
+  const client = new Client({ name: "bench-floor", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
+  const { tools } = await client.listTools();
+  const specs = tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+
+  const complete = async (messages) => {
+    const response = await fetch(`${llmUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer bench" },
+      body: JSON.stringify({ model: MODEL_ID, messages, tools: specs, stream: true }),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+    return readStream(await response.text());
+  };
+
+  return {
+    async run() {
+      const messages = [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: PROMPT },
+      ];
+      const first = await complete(messages);
+      const results = await Promise.all(
+        first.calls.map((call) => client.callTool({ name: call.name, arguments: JSON.parse(call.arguments) })),
+      );
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: first.calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+      });
+      first.calls.forEach((call, index) => {
+        messages.push({ role: "tool", tool_call_id: call.id, content: results[index].content.map((block) => block.text).join("") });
+      });
+      return (await complete(messages)).content;
+    },
+    close: () => client.close(),
+  };
+}

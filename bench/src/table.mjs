@@ -1,0 +1,111 @@
+/** The results as Markdown tables, and the README section that shows the latest ones. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+
+const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "—");
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
+const oneLine = (text) => String(text ?? "").split("\n").find((line) => line.trim()) ?? "";
+const PEERS_EXCLUDED = new Set(["floor", "weft"]);
+
+/** The fastest peer's p50 and the lowest peer RSS per scenario (working peers only). */
+function peerBests(rows) {
+  const best = {};
+  for (const row of rows) {
+    if (PEERS_EXCLUDED.has(row.framework) || !row.ok) continue;
+    const b = (best[row.scenario] ??= { p50: Infinity, rss: Infinity, p50By: "", rssBy: "" });
+    if (row.latency.p50 < b.p50) Object.assign(b, { p50: row.latency.p50, p50By: row.framework });
+    if (row.peakRssMb < b.rss) Object.assign(b, { rss: row.peakRssMb, rssBy: row.framework });
+  }
+  return best;
+}
+
+function runTable(results) {
+  const rows = results.frameworks;
+  const floor = rows.find((row) => row.framework === "floor" && row.ok);
+  const best = peerBests(rows);
+  const lines = [
+    "| framework | scenario | import ms | init ms | p50 ms | p95 ms | mean ms | correct | model calls/run | peak RSS MB | p50 / floor | p50 / fastest peer |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  const notes = [];
+  for (const row of rows) {
+    if (!row.latency) {
+      notes.push(`- **${row.framework} / ${row.scenario}** did not run: ${oneLine(row.error ?? row.failures?.[0])}`);
+      lines.push(`| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | — | — | — | — | — | — | — | — |`);
+      continue;
+    }
+    if (!row.ok) notes.push(`- **${row.framework} / ${row.scenario}** answered wrong: ${oneLine(row.failures?.[0])}`);
+    const peer = best[row.scenario];
+    lines.push(
+      `| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | ${fixed(row.latency.p50)} | ${fixed(row.latency.p95)} | ${fixed(row.latency.mean)} | ${row.correct}/${row.total} | ${fixed(row.requestsPerRun, 1)} | ${fixed(row.peakRssMb, 0)} | ${ratio(row.latency.p50, floor?.latency.p50)} | ${row.framework === "floor" ? "—" : ratio(row.latency.p50, peer?.p50)} |`,
+    );
+  }
+  return { lines, notes };
+}
+
+function weftTargets(results) {
+  const best = peerBests(results.frameworks);
+  const floor = results.frameworks.find((row) => row.framework === "floor" && row.ok);
+  const lines = ["| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / floor (goal ≤ 1.15×) | peak RSS / lowest peer (goal ≤ 1.00×) |", "|---|--:|--:|--:|"];
+  for (const row of results.frameworks.filter((r) => r.framework === "weft")) {
+    const peer = best[row.scenario];
+    if (!row.ok) {
+      lines.push(`| ${row.scenario} | not run | not run | not run |`);
+      continue;
+    }
+    lines.push(
+      `| ${row.scenario} | ${ratio(row.latency.p50, peer?.p50)} (${peer?.p50By || "no peer"}) | ${ratio(row.latency.p50, floor?.latency.p50)} | ${ratio(row.peakRssMb, peer?.rss)} (${peer?.rssBy || "no peer"}) |`,
+    );
+  }
+  return lines;
+}
+
+function mcpParallelTable(mcp) {
+  if (!mcp) return [];
+  if (!mcp.ok) return [`MCP parallel start: not run: ${oneLine(mcp.error)}`];
+  return [
+    "| MCP start through weft's MCP plugin | median ms (of " + mcp.repeats + ") |",
+    "|---|--:|",
+    `| 1 server | ${fixed(mcp.oneServerMs)} |`,
+    `| 3 servers at once | ${fixed(mcp.threeServersMs)} |`,
+    `| ratio (goal ≤ 1.30×) | ${ratio(mcp.threeServersMs, mcp.oneServerMs)} |`,
+  ];
+}
+
+function parseTable(parse) {
+  if (!parse) return [];
+  if (!parse.ok && !parse.rows?.length) return [`Streaming parse: not run: ${oneLine(parse.error)}`];
+  const lines = [`| parser (${fixed(parse.megabytes, 0)} MB of recorded stream) | format | MB/s | events |`, "|---|---|--:|--:|"];
+  for (const row of parse.rows) {
+    lines.push(row.error ? `| ${row.parser} | ${row.format} | not run: ${oneLine(row.error)} | — |` : `| ${row.parser} | ${row.format} | ${fixed(row.mbPerSecond, 1)} | ${row.events} |`);
+  }
+  return lines;
+}
+
+export function renderTable(results) {
+  const { lines, notes } = runTable(results);
+  const m = results.machine;
+  const out = [
+    `Measured ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), Node ${m.node}; ${results.method.warmups} warm-ups then ${results.method.runs} timed runs per row.`,
+    "",
+    ...lines,
+  ];
+  if (notes.length) out.push("", ...notes);
+  if (results.frameworks.some((row) => row.framework === "weft")) out.push("", ...weftTargets(results));
+  for (const section of [mcpParallelTable(results.mcpParallel), parseTable(results.parse)]) {
+    if (section.length) out.push("", ...section);
+  }
+  return out.join("\n");
+}
+
+const START = "<!-- results:start -->";
+const END = "<!-- results:end -->";
+
+/** Replaces the README's results section (between the markers) with the latest table. */
+export function updateReadme(file, table) {
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, "utf8");
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return;
+  writeFileSync(file, `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`);
+}
