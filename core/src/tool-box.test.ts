@@ -54,3 +54,16 @@ describe("ToolBox", () => {
     expect(box.list().map((t) => t.name)).toEqual(stable);
   });
 });
+
+describe("ToolBox.disable", () => {
+  it("hides names from list and get until disposed", async () => {
+    const box = new ToolBox();
+    box.add(tool("bash"), source);
+    box.add(tool("read"), source);
+    const undo = box.disable(["bash", "never_registered"]);
+    expect(box.list().map((t) => t.name)).toEqual(["read"]);
+    expect(box.get("bash")).toBeUndefined();
+    await undo();
+    expect(box.list().map((t) => t.name)).toEqual(["bash", "read"]);
+  });
+});

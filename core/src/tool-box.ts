@@ -16,6 +16,7 @@ export class ToolBox implements ToolBoxContract {
   readonly #stacks = new Map<string, Entry[]>();
   #sorted: RegisteredTool[] | undefined;
   #interceptor: ToolVerdictFn | null = null;
+  readonly #disabled = new Map<string, number>();
 
   add(tool: Tool<any>, source: ToolSource): Disposer {
     if (!validToolName(tool.name)) {
@@ -33,6 +34,7 @@ export class ToolBox implements ToolBoxContract {
   }
 
   get(name: string): RegisteredTool | undefined {
+    if (this.#disabled.has(name)) return undefined;
     const stack = this.#stacks.get(name);
     return stack?.[stack.length - 1]?.tool;
   }
@@ -40,8 +42,26 @@ export class ToolBox implements ToolBoxContract {
   list(): RegisteredTool[] {
     this.#sorted ??= [...this.#stacks.values()]
       .map((stack) => stack[stack.length - 1].tool)
+      .filter((tool) => !this.#disabled.has(tool.name))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...this.#sorted];
+  }
+
+  /** Hides tools by name, whatever registered them, until the disposer runs (`disableTools`). */
+  disable(names: string[]): Disposer {
+    for (const name of names) this.#disabled.set(name, (this.#disabled.get(name) ?? 0) + 1);
+    this.#sorted = undefined;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      for (const name of names) {
+        const count = this.#disabled.get(name)! - 1;
+        if (count === 0) this.#disabled.delete(name);
+        else this.#disabled.set(name, count);
+      }
+      this.#sorted = undefined;
+    };
   }
 
   /** The kernel taps the gate once and asks this; `setInterceptor` only swaps the function. */

@@ -2,7 +2,7 @@ import type { TSchema } from "typebox";
 import type { ChatModel, ChatRequest } from "./chat-model.js";
 import type { CompactionState, HookFacades, RegisteredTool, ToolVerdictFn } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import type { Plugin, PluginApi } from "./plugin.js";
+import type { Disposer, Plugin, PluginApi } from "./plugin.js";
 import type { ModelSpec } from "./provider.js";
 import type { ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
 
@@ -25,6 +25,8 @@ export interface ToolBox {
   get(name: string): RegisteredTool | undefined;
   /** Sorted by name, so the tool section of a prompt is byte-identical across requests. */
   list(): RegisteredTool[];
+  /** Hides tools by name, whatever registered them, until the disposer runs. */
+  disable(names: string[]): Disposer;
   /** Taps the interception gate with one function; `null` clears it. */
   setInterceptor(fn: ToolVerdictFn | null): void;
 }

@@ -1,0 +1,68 @@
+import { readFile } from "node:fs/promises";
+import { LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { ConfigError, errorMessage, type WeftErrorCode } from "@weft/sdk";
+
+/** A key path into the document: `["plugins", 2, "files", "root"]`. */
+export type ConfigPath = (string | number)[];
+
+/** A parsed YAML config that remembers where every value came from, for errors with line and column. */
+export class ConfigDocument {
+  private constructor(
+    readonly file: string,
+    private readonly document: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  static async read(file: string): Promise<ConfigDocument> {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new ConfigError({ file }, `cannot read the config file: ${errorMessage(error)}`, { code: "CONFIG_NOT_FOUND", cause: error });
+    }
+    return ConfigDocument.parse(file, text);
+  }
+
+  static parse(file: string, text: string): ConfigDocument {
+    const lines = new LineCounter();
+    const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const [first] = document.errors;
+    if (first) {
+      const { line, col } = lines.linePos(first.pos[0]);
+      throw new ConfigError({ file, line, column: col }, `invalid YAML: ${first.message.split("\n")[0]}`);
+    }
+    return new ConfigDocument(file, document, lines);
+  }
+
+  /** The plain JavaScript value of the whole document (`{}` for an empty file). */
+  value(): unknown {
+    return this.document.toJS() ?? {};
+  }
+
+  /** An error located at `path`, or at its nearest ancestor present in the file. */
+  error(path: ConfigPath, problem: string, options: { code?: WeftErrorCode; cause?: unknown } = {}): ConfigError {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = this.document.getIn(path.slice(0, depth), true) as Node | undefined;
+      if (node?.range) {
+        const { line, col } = this.lines.linePos(node.range[0]);
+        return new ConfigError({ file: this.file, line, column: col, path: formatPath(path) }, problem, options);
+      }
+    }
+    return new ConfigError({ file: this.file, path: formatPath(path) }, problem, options);
+  }
+}
+
+/** `["plugins", 2, "files", "root"]` → `plugins[2].files.root`. */
+export function formatPath(path: ConfigPath): string {
+  return path.map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? key : `.${key}`)).join("");
+}
+
+/** A JSON pointer (`/plugins/2/root`) as a config path. */
+export function pointerToPath(pointer: string): ConfigPath {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}

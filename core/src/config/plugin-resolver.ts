@@ -1,0 +1,61 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { resolve as resolveSpecifier } from "import-meta-resolve";
+import { WeftError, errorMessage, type Plugin } from "@weft/sdk";
+
+/**
+ * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
+ * `@weft/plugin-x`, then `weft-plugin-x`, then `x`; a scoped or path name means only itself.
+ */
+export function pluginCandidates(name: string): string[] {
+  if (isPathName(name) || name.startsWith("@") || name.includes("/")) return [name];
+  return [`@weft/plugin-${name}`, `weft-plugin-${name}`, name];
+}
+
+export interface ResolvedPlugin {
+  plugin: Plugin<any>;
+  /** The module's file URL. */
+  from: string;
+}
+
+/**
+ * Resolves and imports a plugin the way Node would from `fromDir` (the config file's folder), so a
+ * project's own node_modules decide what is installed, wherever weft itself runs from.
+ */
+export async function importPlugin(name: string, fromDir: string): Promise<ResolvedPlugin> {
+  const parent = pathToFileURL(path.join(fromDir, "noop.js")).href;
+  const candidates = pluginCandidates(name);
+  let from: string | undefined;
+  for (const candidate of candidates) {
+    try {
+      from = isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolveSpecifier(candidate, parent);
+      break;
+    } catch (error) {
+      if (!isNotFound(error)) throw new WeftError("PLUGIN_INVALID", `plugin "${name}" (${candidate}) cannot be resolved: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+  if (!from) {
+    const install = candidates.filter((candidate) => !isPathName(candidate))[0] ?? name;
+    throw new WeftError(
+      "PLUGIN_NOT_FOUND",
+      `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}. Install it: npm install ${install}`,
+    );
+  }
+  let module: { default?: Plugin<any> };
+  try {
+    module = await import(from);
+  } catch (error) {
+    const hint = isNotFound(error) && isPathName(name) ? "the file does not exist" : errorMessage(error);
+    throw new WeftError(isNotFound(error) ? "PLUGIN_NOT_FOUND" : "PLUGIN_INVALID", `plugin "${name}" failed to load from ${from}: ${hint}`, { cause: error });
+  }
+  return { plugin: module.default as Plugin<any>, from };
+}
+
+function isPathName(name: string): boolean {
+  return name.startsWith("./") || name.startsWith("../") || path.isAbsolute(name);
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED" || code === "ENOENT";
+}

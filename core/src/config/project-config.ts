@@ -1,0 +1,87 @@
+import { EFFORTS, type Effort } from "@weft/sdk";
+import type { ConfigDocument, ConfigPath } from "./config-document.js";
+
+/** weft.config.yaml, validated. */
+export interface ProjectConfig {
+  /** `provider/model`. */
+  model?: string;
+  effort?: Effort;
+  plugins: PluginEntry[];
+  /** An mcp.json path (relative to the config file), or an inline `mcpServers` map. */
+  mcp?: string | Record<string, unknown>;
+  /** Skills folders, relative to the config file. */
+  skills?: string[];
+  /** Tool names to drop, whatever source produced them. */
+  disableTools: string[];
+  maxIterations?: number;
+}
+
+/** One entry of `plugins:`: a name (short, package or path) and its options, with where it was written. */
+export interface PluginEntry {
+  name: string;
+  options: unknown;
+  path: ConfigPath;
+}
+
+type Check = (value: unknown, path: ConfigPath, doc: ConfigDocument) => unknown;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const string: Check = (value, path, doc) => {
+  if (typeof value !== "string" || value.length === 0) throw doc.error(path, "expected a non-empty string");
+  return value;
+};
+const stringList: Check = (value, path, doc) => {
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list)) throw doc.error(path, "expected a list of strings");
+  return list.map((item, index) => string(item, [...path, index], doc));
+};
+
+/** Every top-level option: how to check it. Unknown keys are errors, so typos surface. */
+const OPTIONS: Record<string, Check> = {
+  model: (value, path, doc) => {
+    const ref = string(value, path, doc) as string;
+    if (!/^[^/\s]+\/\S+$/.test(ref)) throw doc.error(path, `expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${ref}"`);
+    return ref;
+  },
+  effort: (value, path, doc) => {
+    if (!EFFORTS.includes(value as Effort)) throw doc.error(path, `expected one of ${EFFORTS.join(", ")}, got ${JSON.stringify(value)}`);
+    return value;
+  },
+  plugins: (value, path, doc) => {
+    if (!Array.isArray(value)) throw doc.error(path, "expected a list of plugin names or one-key maps of name to options");
+    return value.map((item, index): PluginEntry => {
+      const at = [...path, index];
+      if (typeof item === "string" && item.length > 0) return { name: item, options: undefined, path: at };
+      if (isRecord(item) && Object.keys(item).length === 1) {
+        const [name] = Object.keys(item);
+        const options = item[name];
+        if (options !== null && !isRecord(options)) throw doc.error([...at, name], "plugin options must be a map");
+        return { name, options: options ?? undefined, path: [...at, name] };
+      }
+      throw doc.error(at, "expected a plugin name or a one-key map of name to options (e.g. - files: { root: ./workspace })");
+    });
+  },
+  mcp: (value, path, doc) => {
+    if (typeof value === "string" || isRecord(value)) return value;
+    throw doc.error(path, "expected a path to an mcp.json file or an inline map of servers");
+  },
+  skills: stringList,
+  disableTools: stringList,
+  maxIterations: (value, path, doc) => {
+    if (!Number.isInteger(value) || (value as number) < 0) throw doc.error(path, "expected a whole number, 0 for no limit");
+    return value;
+  },
+};
+
+export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
+  const raw = doc.value();
+  if (!isRecord(raw)) throw doc.error([], "expected a map of options at the top level");
+  const config: Record<string, unknown> = { plugins: [], disableTools: [] };
+  for (const [key, value] of Object.entries(raw)) {
+    const check = OPTIONS[key];
+    if (!check) throw doc.error([key], `unknown option "${key}"; known options: ${Object.keys(OPTIONS).join(", ")}`);
+    config[key] = check(value, [key], doc);
+  }
+  return config as unknown as ProjectConfig;
+}
