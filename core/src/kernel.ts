@@ -19,6 +19,7 @@ import type {
 import type { TSchema } from "typebox";
 import { HookSet } from "./hook-set.js";
 import { PluginOptionsError } from "./plugin-options-error.js";
+import { withDefaults } from "./schema-defaults.js";
 import { Scope } from "./scope.js";
 import { ToolBox } from "./tool-box.js";
 import { ToolExecutor } from "./tool-executor.js";
@@ -238,7 +239,7 @@ function checkShape(plugin: Plugin<any>, from?: string): Plugin<any> {
 /** Fills defaults and validates; the error lists each failing option path for the loader to locate. */
 function resolveOptions(plugin: Plugin<any>, options: unknown): unknown {
   if (!plugin.options) return options ?? {};
-  const value = Value.Default(plugin.options, structuredClone(options ?? {}));
+  const value = withDefaults(plugin.options, structuredClone(options ?? {}));
   const problems = [...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message }));
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);
   return value;

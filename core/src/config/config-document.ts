@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { LineCounter, isMap, isScalar, parseDocument, type Document, type Node } from "yaml";
 import { ConfigError, errorMessage, type WeftErrorCode } from "@weft/sdk";
 
 /** A key path into the document: `["plugins", 2, "files", "root"]`. */
@@ -34,15 +34,22 @@ export class ConfigDocument {
     return new ConfigDocument(file, document, lines);
   }
 
+  /** The key node of the last step of `path` (for errors about the key itself, such as a typo). */
+  #keyNode(path: ConfigPath): unknown {
+    const parent = path.length > 1 ? this.document.getIn(path.slice(0, -1), true) : this.document.contents;
+    const key = path[path.length - 1];
+    return isMap(parent) ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key : undefined;
+  }
+
   /** The plain JavaScript value of the whole document (`{}` for an empty file). */
   value(): unknown {
     return this.document.toJS() ?? {};
   }
 
   /** An error located at `path`, or at its nearest ancestor present in the file. */
-  error(path: ConfigPath, problem: string, options: { code?: WeftErrorCode; cause?: unknown } = {}): ConfigError {
+  error(path: ConfigPath, problem: string, options: { code?: WeftErrorCode; cause?: unknown; atKey?: boolean } = {}): ConfigError {
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = this.document.getIn(path.slice(0, depth), true) as Node | undefined;
+      const node = (options.atKey && depth === path.length ? this.#keyNode(path) : this.document.getIn(path.slice(0, depth), true)) as Node | undefined;
       if (node?.range) {
         const { line, col } = this.lines.linePos(node.range[0]);
         return new ConfigError({ file: this.file, line, column: col, path: formatPath(path) }, problem, options);

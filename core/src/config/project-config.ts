@@ -80,7 +80,7 @@ export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
   const config: Record<string, unknown> = { plugins: [], disableTools: [] };
   for (const [key, value] of Object.entries(raw)) {
     const check = OPTIONS[key];
-    if (!check) throw doc.error([key], `unknown option "${key}"; known options: ${Object.keys(OPTIONS).join(", ")}`);
+    if (!check) throw doc.error([key], `unknown option "${key}"; known options: ${Object.keys(OPTIONS).join(", ")}`, { atKey: true });
     config[key] = check(value, [key], doc);
   }
   return config as unknown as ProjectConfig;

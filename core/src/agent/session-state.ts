@@ -1,0 +1,40 @@
+import type { Message, Suspension, ToolCall, ToolMessage, TurnMetadata } from "@weft/sdk";
+import type { TodoItem } from "../builtins/todo-list.js";
+import type { LoopGuardState } from "./loop-guard.js";
+
+/** One call of the round a turn stopped in: answered (`message`) or waiting (`suspension`). */
+export interface PendingSlot {
+  call: ToolCall;
+  message?: ToolMessage;
+  suspension?: Suspension;
+}
+
+/** A turn stopped at a suspension with no `waitFor`, waiting for `agent.resume(answer)`. */
+export interface PendingTurn {
+  /** The calls of the last assistant message, in call order. */
+  slots: PendingSlot[];
+  /** The turn's metadata so far; resuming keeps counting. */
+  metadata: TurnMetadata;
+  guard: LoopGuardState;
+  /** The round breached the loop guard a second time: once answered, the turn ends incomplete. */
+  stop?: boolean;
+}
+
+/** The last prompt size the provider reported, and how many transcript messages it covered. */
+export interface TokenBaseline {
+  tokens: number;
+  messages: number;
+}
+
+/** Everything a session needs to resume in another process; plain JSON. */
+export interface SessionState {
+  version: 1;
+  sessionId: string;
+  /** The session's own system prompt, before the kernel's prompt sections are added. */
+  prompt?: string;
+  /** The transcript without the system message (rebuilt before every model call). */
+  messages: Message[];
+  todos: TodoItem[];
+  pending?: PendingTurn;
+  tokenBaseline?: TokenBaseline;
+}

@@ -1,0 +1,20 @@
+import type { SessionState } from "./session-state.js";
+
+/** Where sessions are persisted, by id. The agent saves after every turn and loads on session start. */
+export interface SessionStore {
+  get(sessionId: string): Promise<SessionState | undefined> | SessionState | undefined;
+  save(sessionId: string, state: SessionState): Promise<void> | void;
+}
+
+/** The default store: copies kept in memory for the life of the process. */
+export function memorySessionStore(): SessionStore {
+  const sessions = new Map<string, string>();
+  return {
+    get: (sessionId) => {
+      const saved = sessions.get(sessionId);
+      return saved === undefined ? undefined : (JSON.parse(saved) as SessionState);
+    },
+    // Stored as JSON text, so a state that would not survive a real store fails here too.
+    save: (sessionId, state) => void sessions.set(sessionId, JSON.stringify(state)),
+  };
+}

@@ -1,0 +1,165 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryLogger } from "@weft/sdk";
+import { loadProject } from "./load-project.js";
+
+/** A plugin package as plain JS (no imports), so the temp tree needs nothing but itself. */
+function pluginSource(name: string, tool: string, extra = ""): string {
+  return `export default {
+  meta: { name: ${JSON.stringify(name)}, version: "1.2.3", api: 1 },
+  ${extra}
+  setup(api, options) {
+    api.hooks.tools.tap((tools) => {
+      tools.add({
+        name: ${JSON.stringify(tool)},
+        description: "from " + ${JSON.stringify(name)},
+        inputSchema: { type: "object", properties: {} },
+        execute: async () => ({ output: JSON.stringify(options ?? null) }),
+      });
+    });
+  },
+};
+`;
+}
+
+async function writePackage(dir: string, name: string, source: string): Promise<void> {
+  const folder = path.join(dir, "node_modules", name);
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, "package.json"), JSON.stringify({ name, version: "1.2.3", type: "module", exports: "./index.js" }));
+  await writeFile(path.join(folder, "index.js"), source);
+}
+
+describe("loadProject", () => {
+  let base: string;
+  let project: string;
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), "weft-load-")));
+    project = path.join(base, "project");
+    elsewhere = path.join(base, "elsewhere");
+    await mkdir(path.join(project, "tools"), { recursive: true });
+    await mkdir(elsewhere, { recursive: true });
+    await writePackage(project, "@weft/plugin-alpha", pluginSource("@weft/plugin-alpha", "alpha_project"));
+    await writePackage(elsewhere, "@weft/plugin-alpha", pluginSource("@weft/plugin-alpha", "alpha_elsewhere"));
+    for (const name of ["@weft/plugin-beta", "weft-plugin-beta", "beta"]) await writePackage(project, name, pluginSource(name, `beta_from_${name.replace(/\W/g, "_")}`));
+    for (const name of ["weft-plugin-gamma", "gamma"]) await writePackage(project, name, pluginSource(name, `gamma_from_${name.replace(/\W/g, "_")}`));
+    await writePackage(
+      project,
+      "weft-plugin-rooted",
+      pluginSource("weft-plugin-rooted", "rooted", `options: { type: "object", properties: { root: { type: "string" }, depth: { type: "integer", default: 2 } }, required: ["root"] },`),
+    );
+    await writePackage(project, "weft-plugin-future", pluginSource("weft-plugin-future", "future").replace("api: 1", "api: 2"));
+    await writePackage(project, "weft-plugin-needy", pluginSource("weft-plugin-needy", "needy", `requires: ["@weft/plugin-mcp"],`));
+    await writePackage(project, "weft-plugin-twin", pluginSource("@weft/plugin-beta", "twin"));
+    await writeFile(path.join(project, "tools", "my-pack.js"), pluginSource("my-pack", "local_tool"));
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  async function load(config: string) {
+    await writeFile(path.join(project, "weft.config.yaml"), config);
+    return loadProject({ cwd: elsewhere, config: path.join(project, "weft.config.yaml"), logger: memoryLogger() });
+  }
+
+  async function loadError(config: string): Promise<{ message: string; code: string }> {
+    try {
+      const loaded = await load(config);
+      await loaded.kernel.close();
+    } catch (error) {
+      return error as { message: string; code: string };
+    }
+    throw new Error("expected loadProject to fail");
+  }
+
+  it("resolves plugins from the config file's folder, not the working directory", async () => {
+    const { kernel, dir } = await load("plugins:\n  - alpha\n");
+    expect(dir).toBe(project);
+    expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["alpha_project"]);
+    expect(kernel.plugins().map((plugin) => [plugin.name, plugin.version, plugin.from])).toEqual([
+      ["@weft/plugin-alpha", "1.2.3", `file://${project}/node_modules/@weft/plugin-alpha/index.js`],
+    ]);
+    await kernel.close();
+  });
+
+  it("finds weft.config.yaml by walking up from the working directory", async () => {
+    await writeFile(path.join(project, "weft.config.yaml"), "plugins: [alpha]\n");
+    const { kernel, file } = await loadProject({ cwd: path.join(project, "tools"), logger: memoryLogger() });
+    expect(file).toBe(path.join(project, "weft.config.yaml"));
+    await kernel.close();
+  });
+
+  it("expands a short name to @weft/plugin-x, then weft-plugin-x, then x", async () => {
+    const { kernel } = await load("plugins: [beta, gamma]\n");
+    expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["beta_from__weft_plugin_beta", "gamma_from_weft_plugin_gamma"]);
+    await kernel.close();
+  });
+
+  it("loads a plugin by relative path, with options from a one-key map", async () => {
+    const { kernel } = await load("plugins:\n  - ./tools/my-pack.js: { level: 3 }\n");
+    expect(await kernel.execute({ name: "local_tool", arguments: {} })).toEqual({ output: '{"level":3}' });
+    await kernel.close();
+  });
+
+  it("validates and defaults a plugin's options", async () => {
+    const { kernel } = await load("plugins:\n  - rooted: { root: ./workspace }\n");
+    expect(await kernel.execute({ name: "rooted", arguments: {} })).toEqual({ output: '{"root":"./workspace","depth":2}' });
+    await kernel.close();
+  });
+
+  it("hides disableTools", async () => {
+    const { kernel } = await load("plugins: [alpha, gamma]\ndisableTools: [alpha_project]\n");
+    expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["gamma_from_weft_plugin_gamma"]);
+    await kernel.close();
+  });
+
+  it("lists every candidate of an unknown plugin and says how to install it", async () => {
+    const error = await loadError("model: anthropic/claude-sonnet-4-5\nplugins:\n  - alpha\n  - jira\n");
+    expect(error.code).toBe("PLUGIN_NOT_FOUND");
+    expect(error.message).toBe(
+      `${project}/weft.config.yaml:4:5 (option plugins[1]): plugin "jira" not found from ${project}; tried @weft/plugin-jira, weft-plugin-jira, jira. Install it: npm install @weft/plugin-jira`,
+    );
+  });
+
+  it("names the line and column of bad YAML", async () => {
+    const error = await loadError("plugins:\n  - alpha\n  bad: [\n");
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toMatch(new RegExp(`^${project}/weft.config.yaml:3:\\d+: invalid YAML: `));
+  });
+
+  it("names the file, line, column and path of a bad option", async () => {
+    const error = await loadError("plugins:\n  - alpha\n  - rooted: { root: 42 }\n");
+    expect(error.message).toBe(`${project}/weft.config.yaml:3:21 (option plugins[1].rooted.root): invalid option for weft-plugin-rooted: must be string`);
+    const missing = await loadError("plugins:\n  - rooted: {}\n");
+    expect(missing.message).toBe(`${project}/weft.config.yaml:2:13 (option plugins[0].rooted): invalid option for weft-plugin-rooted: must have required properties root`);
+    const unknown = await loadError("plugins: [alpha]\nplugns: [beta]\n");
+    expect(unknown.message).toBe(
+      `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, effort, plugins, mcp, skills, disableTools, maxIterations`,
+    );
+    const effort = await loadError("effort: extreme\n");
+    expect(effort.message).toBe(`${project}/weft.config.yaml:1:9 (option effort): expected one of off, low, medium, high, max, got "extreme"`);
+  });
+
+  it("refuses a plugin built for another API version", async () => {
+    const error = await loadError("plugins: [future]\n");
+    expect(error.code).toBe("PLUGIN_API_MISMATCH");
+    expect(error.message).toBe(
+      `${project}/weft.config.yaml:1:11 (option plugins[0]): weft-plugin-future@1.2.3 was built for plugin API 2, but this weft speaks plugin API 1; install a version of weft-plugin-future built for API 1`,
+    );
+  });
+
+  it("refuses a plugin whose requirement is not enabled before it", async () => {
+    const error = await loadError("plugins: [needy]\n");
+    expect(error.code).toBe("PLUGIN_REQUIRES");
+    expect(error.message).toBe(
+      `${project}/weft.config.yaml:1:11 (option plugins[0]): weft-plugin-needy requires @weft/plugin-mcp: enable @weft/plugin-mcp before weft-plugin-needy`,
+    );
+  });
+
+  it("refuses the same plugin twice", async () => {
+    const error = await loadError("plugins: [beta, twin]\n");
+    expect(error.code).toBe("PLUGIN_DUPLICATE");
+    expect(error.message).toContain("(option plugins[1]): @weft/plugin-beta is enabled twice; list it once");
+  });
+});
