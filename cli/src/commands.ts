@@ -1,0 +1,7 @@
+import type { Command } from "./command.js";
+import { callCommand } from "./commands/call.js";
+import { pluginsCommand } from "./commands/plugins.js";
+import { toolsCommand } from "./commands/tools.js";
+
+/** Every `weft` command, in the order `weft help` lists them. */
+export const COMMANDS: Command[] = [pluginsCommand, toolsCommand, callCommand];
