@@ -15,3 +15,6 @@ export * from "./kernel.js";
 export * from "./mcp-host.js";
 export * from "./process-runner.js";
 export * from "./confined-root.js";
+export * from "./executable-lookup.js";
+export * from "./tool-pack.js";
+export * from "./xml-attribute.js";
