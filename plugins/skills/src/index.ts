@@ -1,0 +1,16 @@
+export { default } from "./plugin.js";
+export { skillsPluginOptions } from "./plugin.js";
+export {
+  createSkillCollection,
+  listSkills,
+  type SkillCollection,
+  type SkillCollectionOptions,
+  type SkillProvider,
+  type SkillSummary,
+} from "./skill-collection.js";
+export { validateSkill } from "./validate-skill.js";
+export { InvalidFrontmatterError, InvalidSkillNameError, SkillFolderNotFoundError } from "./skill-errors.js";
+export type { SkillData } from "./skill.js";
+export { CATALOG_LEAD_IN } from "./catalog.js";
+export { DEFAULT_SKILL_SAMPLE_LIMIT } from "./skill-load.js";
+export { DEFAULT_SKILL_TIMEOUT_MS } from "./skill-execute-file.js";
