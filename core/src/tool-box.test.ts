@@ -67,3 +67,17 @@ describe("ToolBox.disable", () => {
     expect(box.list().map((t) => t.name)).toEqual(["bash", "read"]);
   });
 });
+
+describe("ToolBox registrations", () => {
+  it("lists shadowed registrations in add order and drops one exactly", () => {
+    const box = new ToolBox();
+    box.add(tool("read", "first"), { kind: "mcp", id: "fs" });
+    box.add(tool("bash"), source);
+    box.add(tool("read", "second"), { kind: "builtin", id: "files" });
+    const all = box.registrations();
+    expect(all.map((t) => `${t.name}:${t.source.kind}`)).toEqual(["read:mcp", "bash:app", "read:builtin"]);
+    box.drop(all[2]);
+    expect(box.get("read")?.source.kind).toBe("mcp");
+    expect(box.registrations()).toHaveLength(2);
+  });
+});

@@ -3,6 +3,8 @@ import type { Disposer, RegisteredTool, Tool, ToolSource, ToolBox as ToolBoxCont
 
 interface Entry {
   tool: RegisteredTool;
+  /** Registration order across all names. */
+  order: number;
 }
 
 /**
@@ -16,6 +18,7 @@ export class ToolBox implements ToolBoxContract {
   readonly #stacks = new Map<string, Entry[]>();
   #sorted: RegisteredTool[] | undefined;
   #interceptor: ToolVerdictFn | null = null;
+  #added = 0;
   readonly #disabled = new Map<string, number>();
 
   add(tool: Tool<any>, source: ToolSource): Disposer {
@@ -25,7 +28,7 @@ export class ToolBox implements ToolBoxContract {
         `invalid tool name "${tool.name}": use 1-64 letters, digits, "_" or "-" (sanitizeToolName makes one)`,
       );
     }
-    const entry: Entry = { tool: { ...tool, source: tool.source ?? source } as RegisteredTool };
+    const entry: Entry = { tool: { ...tool, source: tool.source ?? source } as RegisteredTool, order: this.#added++ };
     const stack = this.#stacks.get(tool.name) ?? [];
     stack.push(entry);
     this.#stacks.set(tool.name, stack);
@@ -45,6 +48,17 @@ export class ToolBox implements ToolBoxContract {
       .filter((tool) => !this.#disabled.has(tool.name))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...this.#sorted];
+  }
+
+  /** Every registration, shadowed ones included, in the order they were added. */
+  registrations(): RegisteredTool[] {
+    return [...this.#stacks.values()].flat().sort((a, b) => a.order - b.order).map((entry) => entry.tool);
+  }
+
+  /** Removes one registration (a duplicate the toolkit drops); the plugin's own disposer then does nothing. */
+  drop(tool: RegisteredTool): void {
+    const entry = this.#stacks.get(tool.name)?.find((candidate) => candidate.tool === tool);
+    if (entry) this.#remove(tool.name, entry);
   }
 
   /** Hides tools by name, whatever registered them, until the disposer runs (`disableTools`). */
