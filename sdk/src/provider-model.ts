@@ -1,0 +1,88 @@
+import { EFFORTS, type ChatModel, type ChatRequest, type Effort, type ModelInfo, type StreamEvent } from "./chat-model.js";
+import { ProviderError, WeftError } from "./errors.js";
+import { collectMessage } from "./stream-collector.js";
+
+/** The settings one call runs with, taken when it starts: a later change leaves it alone. */
+export interface ModelCall {
+  model: string;
+  effort: Effort;
+}
+
+/** What a provider implements; `createProviderModel` turns it into a ChatModel. */
+export interface ProviderModelDriver {
+  provider: string;
+  model: string;
+  /** What `changeModel` may switch to; the active model is added when missing. */
+  models?: readonly string[];
+  effort?: Effort;
+  /** Streams one reply. Must end with `done` or throw. */
+  stream(request: ChatRequest, call: ModelCall): AsyncIterable<StreamEvent>;
+  /** Asks the provider for a model's context window; undefined when it does not say. */
+  lookupContextWindow(model: string): Promise<number | undefined>;
+  /** A context window the user set: `info()` reports it without asking the provider. */
+  contextWindow?: number;
+}
+
+/**
+ * The ChatModel every provider shares: `chat` is `stream` drained, `changeModel`/`changeEffort`
+ * validate before they change anything, a call keeps the settings it started with, and `info()` is
+ * cached per model (a transient failure is not cached; "the provider does not say" is).
+ */
+export function createProviderModel(driver: ProviderModelDriver): ChatModel {
+  const { provider } = driver;
+  let model = driver.model;
+  let effort: Effort = driver.effort ?? "off";
+  const models = Object.freeze(driver.models?.includes(model) ? [...driver.models] : [...(driver.models ?? []), model]);
+  const infos = new Map<string, Promise<ModelInfo>>();
+
+  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
+    return driver.stream(request, { model, effort });
+  }
+
+  function lookup(name: string): Promise<ModelInfo> {
+    if (driver.contextWindow !== undefined) return Promise.resolve({ provider, model: name, contextWindow: driver.contextWindow });
+    const unknown = new ProviderError(
+      `the context window of model "${name}" is unknown: the provider does not report it; set contextWindow in the model settings`,
+      { provider, retries: 0 },
+    );
+    const info = driver.lookupContextWindow(name).then((contextWindow) => {
+      if (contextWindow === undefined || !Number.isFinite(contextWindow) || contextWindow <= 0) throw unknown;
+      return { provider, model: name, contextWindow };
+    });
+    info.catch((error: unknown) => {
+      if (error !== unknown) infos.delete(name);
+    });
+    return info;
+  }
+
+  return {
+    provider,
+    get model() {
+      return model;
+    },
+    get effort() {
+      return effort;
+    },
+    models,
+    stream,
+    chat: (request) => collectMessage(stream(request), provider),
+    info() {
+      let info = infos.get(model);
+      if (!info) {
+        info = lookup(model);
+        infos.set(model, info);
+      }
+      return info;
+    },
+    changeModel(next) {
+      if (!models.includes(next)) {
+        throw new WeftError("MODEL_INVALID", `${provider}: unknown model "${next}"; available: ${models.join(", ")}. List it in the models setting to switch to it`);
+      }
+      model = next;
+    },
+    changeEffort(next) {
+      if (!EFFORTS.includes(next)) throw new WeftError("EFFORT_INVALID", `${provider}: unknown effort "${String(next)}"; use one of ${EFFORTS.join(", ")}`);
+      effort = next;
+    },
+  };
+}

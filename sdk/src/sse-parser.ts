@@ -1,0 +1,101 @@
+import { LineSplitter } from "./line-splitter.js";
+
+/** One server-sent event. `data` joins the event's `data:` lines with LF. */
+export interface SseEvent {
+  /** The `event:` field; absent for the default `message` type. */
+  event?: string;
+  data: string;
+  /** The last `id:` seen on the stream (it carries over to later events, as the SSE spec says). */
+  id?: string;
+}
+
+const SPACE = 32;
+
+/**
+ * Incremental SSE parser: feed it byte or text chunks as they arrive, get whole events back.
+ * Comment lines (`: OPENROUTER PROCESSING`) are skipped, LF, CRLF and CR line endings are accepted,
+ * multi-line `data:` is joined with LF. `retry:` is ignored (reconnection is the caller's business).
+ *
+ * One deliberate leniency: at `end()` an event that lacks its closing blank line is still delivered,
+ * because real servers end streams with `data: [DONE]\n` and nothing after it.
+ */
+export class SseParser {
+  readonly #lines: LineSplitter;
+  #events: SseEvent[] = [];
+  #data = "";
+  #hasData = false;
+  #event: string | undefined;
+  #id: string | undefined;
+
+  constructor() {
+    this.#lines = new LineSplitter((source, start, end) => this.#line(source, start, end));
+  }
+
+  /** Feeds a chunk and returns the events it completed (often none). */
+  push(chunk: string | Uint8Array): readonly SseEvent[] {
+    this.#lines.push(chunk);
+    return this.#take();
+  }
+
+  /** Ends the stream and returns what was left: a last event without its blank line. */
+  end(): readonly SseEvent[] {
+    this.#lines.end();
+    this.#dispatch();
+    return this.#take();
+  }
+
+  #take(): readonly SseEvent[] {
+    if (this.#events.length === 0) return EMPTY;
+    const events = this.#events;
+    this.#events = [];
+    return events;
+  }
+
+  #line(source: string, start: number, end: number): void {
+    if (start === end) {
+      this.#dispatch();
+      return;
+    }
+    const colon = source.indexOf(":", start);
+    if (colon === start) return; // a comment
+    let fieldEnd = end;
+    let valueStart = end;
+    if (colon !== -1 && colon < end) {
+      fieldEnd = colon;
+      valueStart = colon + 1 < end && source.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
+    }
+    const length = fieldEnd - start;
+    // Field names compared by length and characters, without slicing: this runs once a line.
+    if (length === 4 && source.startsWith("data", start)) {
+      const value = source.slice(valueStart, end);
+      this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
+      this.#hasData = true;
+    } else if (length === 5 && source.startsWith("event", start)) {
+      this.#event = source.slice(valueStart, end);
+    } else if (length === 2 && source.startsWith("id", start)) {
+      const value = source.slice(valueStart, end);
+      if (!value.includes("\0")) this.#id = value;
+    }
+  }
+
+  #dispatch(): void {
+    if (this.#hasData) {
+      const event: SseEvent = { data: this.#data };
+      if (this.#event) event.event = this.#event;
+      if (this.#id) event.id = this.#id;
+      this.#events.push(event);
+    }
+    this.#data = "";
+    this.#hasData = false;
+    this.#event = undefined;
+  }
+}
+
+const EMPTY: readonly SseEvent[] = Object.freeze([]);
+
+/** The events of a byte stream, as they complete. */
+export async function* sseEvents(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+  const parser = new SseParser();
+  for await (const chunk of chunks) yield* parser.push(chunk);
+  yield* parser.end();
+}
