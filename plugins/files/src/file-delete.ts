@@ -1,0 +1,44 @@
+import { lstat, rmdir, unlink } from "node:fs/promises";
+import path from "node:path";
+import { Type } from "typebox";
+import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { fileFailure } from "./file-failure.js";
+
+const input = Type.Object({
+  path: Type.String({ description: "Path of a file, or of an empty folder, relative to the root" }),
+});
+
+/** Deletes a file or an empty folder; never a folder with something in it. */
+export function deleteTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description: "Delete a file, or a folder that is already empty, under the root folder. A folder that still holds entries is refused.",
+    input,
+    annotations: { destructiveHint: true },
+    async execute({ path: requested }) {
+      try {
+        // Refuses "..", absolute paths and symlinks that lead out, as every file tool does.
+        if ((await root.resolve(requested)) === root.path) return errorResult("the root folder itself cannot be deleted");
+        // The entry itself, not what a symlink points to: deleting a link removes the link.
+        const segments = requested.split(/[\\/]+/).filter((segment) => segment !== "" && segment !== ".");
+        const entry = path.join(await root.resolve(segments.slice(0, -1).join("/")), segments[segments.length - 1]);
+        const info = await lstat(entry);
+        if (info.isDirectory()) {
+          try {
+            await rmdir(entry);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === "ENOTEMPTY" || (error as NodeJS.ErrnoException).code === "EEXIST") {
+              return errorResult(`${requested} is a folder that is not empty; delete its entries first`);
+            }
+            throw error;
+          }
+        } else {
+          await unlink(entry);
+        }
+        return { output: `deleted ${requested} - ${entry}`, metadata: { path: entry } };
+      } catch (error) {
+        return fileFailure(error, requested);
+      }
+    },
+  });
+}

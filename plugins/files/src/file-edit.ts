@@ -1,0 +1,45 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { Type } from "typebox";
+import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { fileFailure } from "./file-failure.js";
+
+const input = Type.Object({
+  path: Type.String({ description: "File path relative to the root" }),
+  old_string: Type.String({ description: "The exact text to replace; it must occur exactly once in the file" }),
+  new_string: Type.String({ description: "The text to put in its place" }),
+});
+
+/** Replaces one exact occurrence; writes nothing unless the text occurs exactly once. */
+export function editTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description:
+      "Edit a text file under the root folder by replacing old_string with new_string. old_string must match the file's text exactly " +
+      "(whitespace and indentation included) and occur exactly once; include surrounding lines to make it unique. The file is left untouched otherwise.",
+    input,
+    annotations: { destructiveHint: true },
+    async execute({ path: requested, old_string: oldString, new_string: newString }) {
+      if (oldString === "") return errorResult(`old_string is empty; give the exact text to replace in ${requested}`);
+      try {
+        const file = await root.resolve(requested);
+        const text = await readFile(file, "utf8");
+        const first = text.indexOf(oldString);
+        if (first < 0) return errorResult(`old_string was not found in ${requested}; the file is unchanged. Read the file and copy the text exactly`);
+        const count = occurrences(text, oldString);
+        if (count > 1) {
+          return errorResult(`old_string occurs ${count} times in ${requested}; the file is unchanged. Add surrounding lines to old_string so it occurs exactly once`);
+        }
+        await writeFile(file, text.slice(0, first) + newString + text.slice(first + oldString.length));
+        return { output: `edited ${requested} - ${file}`, metadata: { path: file } };
+      } catch (error) {
+        return fileFailure(error, requested);
+      }
+    },
+  });
+}
+
+function occurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}

@@ -1,0 +1,47 @@
+import picomatch from "picomatch";
+import { Type } from "typebox";
+import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { fileFailure } from "./file-failure.js";
+import { walkFiles } from "./tree-walk.js";
+
+export const MAX_GLOB_RESULTS = 1000;
+
+const input = Type.Object({
+  pattern: Type.String({ description: 'Glob of file paths relative to path, e.g. "**/*.ts" or "docs/*.md"' }),
+  path: Type.Optional(Type.String({ description: "Folder to look in, relative to the root (default: the root)" })),
+});
+
+/** Files whose path matches a glob, sorted by path. */
+export function globTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description:
+      `Find files under the root folder whose path matches a glob (*, **, ?, [abc], {a,b}). Answers <glob pattern="..." matches="N"> with one root-relative path per line, sorted, at most ${MAX_GLOB_RESULTS}; ` +
+      'truncated="true" says more files match. The .git and node_modules folders are skipped.',
+    input,
+    annotations: { readOnlyHint: true },
+    async execute({ pattern, path: requested = "" }, ctx) {
+      if (pattern.trim() === "") return errorResult("pattern is empty; give a glob such as **/*.ts");
+      const matches = picomatch(pattern, { dot: true });
+      const found: string[] = [];
+      let truncated = false;
+      try {
+        const start = await root.resolve(requested);
+        const base = root.relative(start);
+        for await (const file of walkFiles(root, start, ctx.signal)) {
+          const relativeToStart = base === "" ? file.relative : file.relative.slice(base.length + 1);
+          if (!matches(relativeToStart)) continue;
+          if (found.length === MAX_GLOB_RESULTS) {
+            truncated = true;
+            break;
+          }
+          found.push(file.relative);
+        }
+      } catch (error) {
+        return fileFailure(error, requested === "" ? "the root" : requested);
+      }
+      const open = `<glob pattern="${escapeXmlAttribute(pattern)}" matches="${found.length}"${truncated ? ' truncated="true"' : ""}>`;
+      return { output: [open, ...found, "</glob>"].join("\n") };
+    },
+  });
+}

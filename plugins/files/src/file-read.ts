@@ -1,0 +1,67 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { Type } from "typebox";
+import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { isBinaryFile } from "./binary-file.js";
+import { fileFailure } from "./file-failure.js";
+
+export const DEFAULT_READ_LINES = 2000;
+export const MAX_READ_BYTES = 1024 * 1024;
+
+const input = Type.Object({
+  path: Type.String({ description: "File path relative to the root" }),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to read, counting from 1 (default 1)" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most lines to read (default ${DEFAULT_READ_LINES})` })),
+});
+
+/** Reads a text file a page at a time: at most `limit` lines and 1 MiB, whichever comes first. */
+export function readTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description:
+      `Read a text file under the root folder. Answers <file lines="first-last of total"> with the lines, then </file>: at most ${DEFAULT_READ_LINES} lines and 1 MiB at a time, ` +
+      "so read a long file in pages by passing offset (the next line to read) and limit.",
+    input,
+    annotations: { readOnlyHint: true },
+    async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LINES }, ctx) {
+      try {
+        const file = await root.resolve(requested);
+        if ((await stat(file)).isDirectory()) return errorResult(`${requested} is a folder, not a file`);
+        if (await isBinaryFile(file)) return errorResult(`${requested} is a binary file; only text files can be read`);
+        const page = await readPage(file, offset, limit, ctx.signal);
+        if (page.total > 0 && offset > page.total) {
+          return errorResult(`offset ${offset} is past the end of ${requested} (${page.total} lines)`);
+        }
+        const first = page.lines.length === 0 ? 0 : offset;
+        const last = page.lines.length === 0 ? 0 : offset + page.lines.length - 1;
+        const body = page.lines.map((line) => `${line}\n`).join("");
+        return { output: `<file lines="${first}-${last} of ${page.total}">\n${body}</file>`, metadata: { path: file, totalLines: page.total } };
+      } catch (error) {
+        return fileFailure(error, requested);
+      }
+    },
+  });
+}
+
+/** The lines from `offset` on, within the line and byte budgets, and the file's total line count. */
+async function readPage(file: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number }> {
+  const lines: string[] = [];
+  let total = 0;
+  let bytes = 0;
+  let full = false;
+  const reader = createInterface({ input: createReadStream(file, { encoding: "utf8", signal }), crlfDelay: Infinity });
+  for await (const line of reader) {
+    total += 1;
+    if (full || total < offset) continue;
+    const size = Buffer.byteLength(line) + 1;
+    if (lines.length === limit || (lines.length > 0 && bytes + size > MAX_READ_BYTES)) {
+      full = true;
+      continue;
+    }
+    // A single line past the budget is cut rather than skipped, so paging always moves forward.
+    lines.push(size > MAX_READ_BYTES ? Buffer.from(line).subarray(0, MAX_READ_BYTES - 1).toString("utf8") : line);
+    bytes += Math.min(size, MAX_READ_BYTES);
+  }
+  return { lines, total };
+}

@@ -1,0 +1,80 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import picomatch from "picomatch";
+import { Type } from "typebox";
+import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { isBinaryFile } from "./binary-file.js";
+import { fileFailure } from "./file-failure.js";
+import { walkFiles } from "./tree-walk.js";
+
+export const DEFAULT_SEARCH_LIMIT = 100;
+/** A matching line is cut to this many bytes (minified files have lines of megabytes). */
+export const MAX_MATCH_LINE_BYTES = 500;
+
+const input = Type.Object({
+  pattern: Type.String({ description: "Regular expression (JavaScript syntax) to find in each line" }),
+  path: Type.Optional(Type.String({ description: "Folder or file to search, relative to the root (default: the root)" })),
+  glob: Type.Optional(Type.String({ description: 'Only files whose path matches this glob, e.g. "*.ts" or "src/**/*.md"' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most matches to return (default ${DEFAULT_SEARCH_LIMIT})` })),
+});
+
+/** Regex search over the text files under a folder, one `<match>` per matching line. */
+export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description:
+      'Search the text files under the root folder for a regular expression. Answers <search matches="N" files="F"> with one <match path="relative path" line="n">line text</match> per matching line, ' +
+      `in path order; binary files and the .git and node_modules folders are skipped, lines are cut at ${MAX_MATCH_LINE_BYTES} bytes, and truncated="true" says more matches exist than limit.`,
+    input,
+    annotations: { readOnlyHint: true },
+    async execute({ pattern, path: requested = "", glob, limit = DEFAULT_SEARCH_LIMIT }, ctx) {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern);
+      } catch (error) {
+        return errorResult(`invalid pattern: ${errorMessage(error)}`);
+      }
+      const wanted = glob === undefined ? () => true : globMatcher(glob);
+      const matches: string[] = [];
+      const files = new Set<string>();
+      let truncated = false;
+      try {
+        const start = await root.resolve(requested);
+        search: for await (const file of walkFiles(root, start, ctx.signal)) {
+          if (!wanted(file.relative) || (await isBinaryFile(file.absolute))) continue;
+          for await (const [line, text] of matchingLines(file.absolute, regex, ctx.signal)) {
+            if (matches.length === limit) {
+              truncated = true;
+              break search;
+            }
+            matches.push(`<match path="${escapeXmlAttribute(file.relative)}" line="${line}">${cut(text)}</match>`);
+            files.add(file.relative);
+          }
+        }
+      } catch (error) {
+        return fileFailure(error, requested === "" ? "the root" : requested);
+      }
+      const open = `<search matches="${matches.length}" files="${files.size}"${truncated ? ' truncated="true"' : ""}>`;
+      return { output: [open, ...matches, "</search>"].join("\n") };
+    },
+  });
+}
+
+/** A glob test on root-relative paths; a glob without `/` matches the file name at any depth. */
+export function globMatcher(glob: string): (relative: string) => boolean {
+  return picomatch(glob, { dot: true, basename: !glob.includes("/") });
+}
+
+async function* matchingLines(file: string, regex: RegExp, signal: AbortSignal): AsyncGenerator<[number, string]> {
+  const reader = createInterface({ input: createReadStream(file, { encoding: "utf8", signal }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of reader) {
+    line += 1;
+    if (regex.test(text)) yield [line, text];
+  }
+}
+
+function cut(text: string): string {
+  const bytes = Buffer.from(text);
+  return bytes.length <= MAX_MATCH_LINE_BYTES ? text : `${bytes.subarray(0, MAX_MATCH_LINE_BYTES).toString("utf8")}…`;
+}

@@ -1,0 +1,13 @@
+import { Type } from "typebox";
+import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
+
+/** The root's absolute path, as resolved when the pack was built. */
+export function workdirTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description: "Give the absolute path of the root folder every file path is relative to.",
+    input: Type.Object({}),
+    annotations: { readOnlyHint: true },
+    execute: () => ({ output: root.path }),
+  });
+}

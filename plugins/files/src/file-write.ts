@@ -1,0 +1,30 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Type } from "typebox";
+import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { fileFailure } from "./file-failure.js";
+
+const input = Type.Object({
+  path: Type.String({ description: "File path relative to the root" }),
+  content: Type.String({ description: "The whole new content of the file" }),
+});
+
+/** Creates or replaces a file, creating the folders it needs. */
+export function writeTool(root: ConfinedRoot, name: string): Tool<any> {
+  return defineTool({
+    name,
+    description: "Write a text file under the root folder, replacing it if it exists and creating the folders it needs.",
+    input,
+    annotations: { destructiveHint: true },
+    async execute({ path: requested, content }) {
+      try {
+        const file = await root.resolve(requested);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, content);
+        return { output: `wrote ${Buffer.byteLength(content)} bytes to ${requested} - ${file}`, metadata: { path: file } };
+      } catch (error) {
+        return fileFailure(error, requested);
+      }
+    },
+  });
+}
