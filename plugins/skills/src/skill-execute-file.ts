@@ -36,7 +36,7 @@ export function skillExecuteFileTool(lookup: SkillLookup, source: ToolSource, ti
       }
       return run(skill.value, file.value, args ?? [], signal, timeoutMs);
     },
-  }) as Tool;
+  });
 }
 
 async function run(skill: FolderSkill, file: string, args: string[], signal: AbortSignal, timeoutMs: number): Promise<ToolResult> {

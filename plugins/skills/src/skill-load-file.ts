@@ -28,7 +28,7 @@ export function skillLoadFileTool(lookup: SkillLookup, source: ToolSource): Tool
       if (skill.value.kind === "data") return { output: skill.value.contents.get(file.value)! };
       return readText(skill.value, file.value);
     },
-  }) as Tool;
+  });
 }
 
 async function readText(skill: FolderSkill, file: string): Promise<ToolResult> {

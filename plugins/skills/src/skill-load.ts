@@ -23,7 +23,7 @@ export function skillLoadTool(lookup: SkillLookup, source: ToolSource, sampleLim
       const found = await lookUpSkill(lookup, skill_name);
       return found.ok ? { output: renderSkill(found.value, sampleLimit) } : found.result;
     },
-  }) as Tool;
+  });
 }
 
 /**
