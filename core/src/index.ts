@@ -5,3 +5,16 @@ export { loadProject, type LoadProjectOptions, type Project } from "./config/loa
 export { findConfigFile, CONFIG_FILE_NAMES } from "./config/find-config.js";
 export { importPlugin, pluginCandidates, type ResolvedPlugin } from "./config/plugin-resolver.js";
 export type { ProjectConfig, PluginEntry } from "./config/project-config.js";
+export { createAgent, type Agent, type AgentOptions, type AgentEvent, type KernelHost, type SessionOptions, type TurnOptions } from "./agent/agent.js";
+export { type AgentResponse, type AgentStatus, type IncompleteReason } from "./agent/turn.js";
+export type { CompactionOptions } from "./agent/compaction.js";
+export { pruneToolResults, cutToolOutput, type PruneOptions } from "./agent/prune-tool-results.js";
+export { summarise, SUMMARY_HEADING, type SummariseOptions } from "./agent/summarise.js";
+export { memorySessionStore, type SessionStore } from "./agent/session-store.js";
+export { fileSessionStore } from "./agent/file-session-store.js";
+export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";
+export { consoleFeedback, type ConsoleFeedbackOptions } from "./agent/console-feedback.js";
+export { coreBuiltins } from "./builtins/core-builtins.js";
+export { questionTool } from "./builtins/question.js";
+export { todowriteTool } from "./builtins/todowrite.js";
+export { renderTodos, type TodoItem, type TodoList } from "./builtins/todo-list.js";

@@ -1,0 +1,364 @@
+import { randomUUID } from "node:crypto";
+import { MaxIterationsError, WeftError } from "@weft/sdk";
+import type {
+  ChatModel,
+  Effort,
+  FeedbackEvent,
+  Kernel,
+  Message,
+  PendingAnswer,
+  Registrable,
+  Scope,
+  Suspension,
+  Tool,
+  WaitFor,
+} from "@weft/sdk";
+import type { TodoItem } from "../builtins/todo-list.js";
+import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
+import { EventChannel } from "./event-channel.js";
+import { Session } from "./session.js";
+import type { SessionState } from "./session-state.js";
+import { memorySessionStore, type SessionStore } from "./session-store.js";
+import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
+import type { TurnTally } from "./turn-tally.js";
+
+/** Anything that carries a kernel: a toolkit plugs in as it is. */
+export interface KernelHost {
+  readonly kernel: Kernel;
+  readonly waitFor?: WaitFor;
+}
+
+export interface AgentOptions {
+  model: ChatModel;
+  /** The kernel whose tools, hooks and execute path the agent uses; or give `toolkit`. */
+  kernel?: Kernel;
+  toolkit?: KernelHost;
+  /** Model rounds per `process` call; 0 = no limit (default 50). */
+  maxIterations?: number;
+  /** When and how to compact the transcript; `false` turns automatic compaction off. */
+  compaction?: CompactionOptions | false;
+  /** Answers suspensions as they happen; without one, `process` returns `status: "pending"`. */
+  waitFor?: WaitFor;
+  /** Where sessions are saved after every turn (in memory by default). */
+  store?: SessionStore;
+  /** Run the tool calls of one model reply concurrently (default true); results keep call order. */
+  parallelToolCalls?: boolean;
+  /** Identical consecutive calls that trip the loop guard (default 3); 0 turns the guard off. */
+  repeatLimit?: number;
+  /** The first session's id: with a store, a fresh agent resumes that session. */
+  sessionId?: string;
+}
+
+export interface SessionOptions {
+  /** The session's system prompt; the kernel's prompt sections (the skills catalog) follow it. */
+  prompt?: string;
+  /** Tools only this session may call, removed when it ends. */
+  tools?: Tool<any>[];
+  /** Skills (or any Registrable) whose tools and prompt sections the session gets. */
+  skills?: Registrable | Registrable[];
+  /** A transcript to continue (from another agent or provider), instead of the stored one. */
+  messages?: Message[];
+  sessionId?: string;
+}
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+}
+
+/** What `stream` yields: the feedback events of the turn, then the response. */
+export type AgentEvent = FeedbackEvent | { type: "response"; response: AgentResponse };
+
+export interface Agent {
+  readonly kernel: Kernel;
+  readonly model: ChatModel;
+  /** The current session's id, once one has started. */
+  readonly sessionId: string | undefined;
+  /** Starts a session (closing the current one); loads it from the store when it was saved before. */
+  startSession(options?: SessionOptions): Promise<void>;
+  /** Keeps the system prompt and equipment, drops the transcript, todo list and any pending turn. */
+  resetSession(): Promise<void>;
+  /** Ends the session (aborting a running turn) and takes back its tools and skills. */
+  close(): Promise<void>;
+  /** Runs one turn. Rejects with MaxIterationsError at the iteration limit, and an ABORTED error on abort. */
+  process(input: string, options?: TurnOptions): Promise<AgentResponse>;
+  /** The same turn as live events, ending with `{ type: "response" }`. Leaving the loop early aborts the turn. */
+  stream(input: string, options?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** Answers the pending request and continues the turn. */
+  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse>;
+  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** The request a pending turn waits for. */
+  pending(): Suspension | undefined;
+  /** The provider-neutral transcript (system message first), JSON-serialisable. */
+  messages(): Message[];
+  todos(): TodoItem[];
+  /** Compacts the transcript now, whatever its size. */
+  compact(options?: TurnOptions): Promise<void>;
+  changeModel(model: string): void;
+  changeEffort(effort: Effort): void;
+}
+
+export function createAgent(options: AgentOptions): Agent {
+  return new WeftAgent(options);
+}
+
+interface Running {
+  controller: AbortController;
+  channel?: EventChannel<AgentEvent>;
+  tally?: TurnTally;
+  done: Promise<void>;
+}
+
+class WeftAgent implements Agent {
+  readonly kernel: Kernel;
+  readonly model: ChatModel;
+  readonly #settings: TurnSettings;
+  readonly #waitFor: WaitFor | undefined;
+  readonly #store: SessionStore;
+  readonly #compactor: Compactor;
+  #firstSessionId: string | undefined;
+  #session: Session | undefined;
+  #running: Running | undefined;
+
+  constructor(options: AgentOptions) {
+    const kernel = options.kernel ?? options.toolkit?.kernel;
+    if (!kernel) throw new WeftError("CONFIG_INVALID", "createAgent needs a kernel or a toolkit: createAgent({ model, toolkit })");
+    this.kernel = kernel;
+    this.model = options.model;
+    this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
+    this.#store = options.store ?? memorySessionStore();
+    this.#firstSessionId = options.sessionId;
+    this.#settings = {
+      maxIterations: options.maxIterations ?? 50,
+      parallelToolCalls: options.parallelToolCalls ?? true,
+      repeatLimit: options.repeatLimit ?? 3,
+    };
+    this.#compactor = new Compactor(kernel, resolveCompaction(options.compaction), (event) => this.#emit(event), (reply, durationMs) => {
+      if (reply.stats) this.#running?.tally?.addSideCall(reply.stats, durationMs);
+    });
+    // Tool events come from the kernel's execute path; the ones for this turn's calls join the stream.
+    kernel.hooks.feedback.tap((event) => {
+      if (event.type !== "tool.called" && event.type !== "tool.progress" && event.type !== "tool.returned") return;
+      if (this.#running?.channel && this.#isCurrentCall(event.callId)) this.#running.channel.push(event);
+    });
+  }
+
+  get sessionId(): string | undefined {
+    return this.#session?.id;
+  }
+
+  async startSession(options: SessionOptions = {}): Promise<void> {
+    this.#assertIdle();
+    if (this.#session) await this.close();
+    await this.#start(options);
+  }
+
+  async #start(options: SessionOptions): Promise<void> {
+    const id = options.sessionId ?? this.#firstSessionId ?? randomUUID();
+    this.#firstSessionId = undefined;
+    const stored = options.messages ? undefined : await this.#load(id);
+    const { prompt, messages } = splitPrompt(options.prompt ?? stored?.prompt, options.messages ?? stored?.messages ?? []);
+    await this.kernel.ready();
+    const scope = this.kernel.scope(`session:${id}`);
+    try {
+      for (const tool of options.tools ?? []) scope.tools.add(tool);
+      for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
+      await settle(scope);
+    } catch (error) {
+      await scope.dispose();
+      throw error;
+    }
+    const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
+    scope.provide("todos", {
+      get: () => structuredClone(session.todos),
+      set: (items) => void (session.todos = structuredClone(items)),
+    });
+    this.#session = session;
+    if (options.messages) await this.#save(session);
+    this.#emit({ type: "session.started", sessionId: id });
+  }
+
+  async resetSession(): Promise<void> {
+    this.#assertIdle();
+    const session = this.#session;
+    if (!session) return;
+    session.reset();
+    await this.#save(session);
+    this.#emit({ type: "session.reset", sessionId: session.id });
+  }
+
+  async close(): Promise<void> {
+    const running = this.#running;
+    if (running) {
+      running.controller.abort(new WeftError("ABORTED", "the session was closed"));
+      await running.done;
+    }
+    const session = this.#session;
+    if (!session) return;
+    this.#session = undefined;
+    await session.scope.dispose();
+    this.#emit({ type: "session.closed", sessionId: session.id });
+  }
+
+  process(input: string, options?: TurnOptions): Promise<AgentResponse> {
+    return drain(this.stream(input, options));
+  }
+
+  stream(input: string, options?: TurnOptions): AsyncIterable<AgentEvent> {
+    return this.#turn({ input }, options);
+  }
+
+  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
+    return drain(this.streamResume(answer, options));
+  }
+
+  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
+    return this.#turn({ answer }, options);
+  }
+
+  pending(): Suspension | undefined {
+    const suspension = this.#session?.pending?.slots.find((slot) => slot.suspension)?.suspension;
+    return suspension ? structuredClone(suspension) : undefined;
+  }
+
+  messages(): Message[] {
+    return structuredClone(this.#session?.transcript() ?? []);
+  }
+
+  todos(): TodoItem[] {
+    return structuredClone(this.#session?.todos ?? []);
+  }
+
+  async compact(options: TurnOptions = {}): Promise<void> {
+    this.#assertIdle();
+    const controller = new AbortController();
+    let finished!: () => void;
+    this.#running = { controller, done: new Promise<void>((resolve) => (finished = resolve)) };
+    try {
+      const session = await this.#ensureSession();
+      const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+      const tools = this.kernel.tools.list().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+      session.system = await this.kernel.buildPrompt(session.prompt);
+      await this.#compactor.compactNow(session, this.model, tools, signal);
+      await this.#save(session);
+    } finally {
+      this.#running = undefined;
+      finished();
+    }
+  }
+
+  changeModel(model: string): void {
+    this.model.changeModel(model);
+  }
+
+  changeEffort(effort: Effort): void {
+    this.model.changeEffort(effort);
+  }
+
+  async *#turn(start: TurnStart, options: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    this.#assertIdle();
+    const controller = new AbortController();
+    const channel = new EventChannel<AgentEvent>();
+    let finished!: () => void;
+    const running: Running = { controller, channel, done: new Promise<void>((resolve) => (finished = resolve)) };
+    this.#running = running;
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const run = (async () => {
+      try {
+        const session = await this.#ensureSession();
+        const turn = new Turn({
+          kernel: this.kernel,
+          model: this.model,
+          session,
+          compactor: this.#compactor,
+          settings: this.#settings,
+          signal,
+          waitFor: this.#waitFor,
+          emit: (event) => this.#emit(event),
+        });
+        running.tally = turn.tally;
+        let response: AgentResponse;
+        try {
+          response = await turn.run(start);
+        } finally {
+          await this.#save(session);
+        }
+        channel.push({ type: "response", response });
+        channel.end();
+      } catch (error) {
+        channel.fail(error);
+      } finally {
+        this.#running = undefined;
+        finished();
+      }
+    })();
+    try {
+      yield* channel;
+    } finally {
+      // Leaving early (break, throw) aborts the turn; either way it has settled before we return.
+      controller.abort(new WeftError("ABORTED", "the stream was closed before the turn finished"));
+      await run;
+    }
+  }
+
+  async #ensureSession(): Promise<Session> {
+    if (!this.#session) await this.#start({});
+    return this.#session!;
+  }
+
+  async #load(id: string): Promise<SessionState | undefined> {
+    const state = await this.#store.get(id);
+    if (state && (state.version !== 1 || !Array.isArray(state.messages))) {
+      throw new WeftError("SESSION_INVALID", `stored session "${id}" is not a weft session (version ${String(state.version)}); start it afresh with another sessionId`);
+    }
+    return state;
+  }
+
+  async #save(session: Session): Promise<void> {
+    await this.#store.save(session.id, session.toState());
+  }
+
+  #emit(event: FeedbackEvent): void {
+    this.kernel.emit(event);
+    this.#running?.channel?.push(event);
+  }
+
+  /** Whether a call belongs to the round running now: the last assistant message's calls. */
+  #isCurrentCall(callId: string): boolean {
+    const history = this.#session?.history ?? [];
+    for (let index = history.length - 1; index >= 0; index--) {
+      const message = history[index];
+      if (message.role === "assistant") return message.toolCalls?.some((call) => call.id === callId) ?? false;
+    }
+    return false;
+  }
+
+  #assertIdle(): void {
+    if (this.#running) throw new WeftError("AGENT_BUSY", "the agent is already running a turn; wait for it to finish, or abort it, before starting another");
+  }
+}
+
+async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentResponse> {
+  let response: AgentResponse | undefined;
+  for await (const event of events) if (event.type === "response") response = event.response;
+  if (!response) throw new WeftError("ABORTED", "the turn ended without a response");
+  if (response.reason === "max-iterations") throw new MaxIterationsError(response.metadata.iterations);
+  return response;
+}
+
+/** Leading system messages become the prompt (when none is given); one later in the transcript is refused. */
+function splitPrompt(prompt: string | undefined, messages: Message[]): { prompt: string | undefined; messages: Message[] } {
+  let start = 0;
+  while (start < messages.length && messages[start].role === "system") start++;
+  const rest = messages.slice(start);
+  if (rest.some((message) => message.role === "system")) {
+    throw new WeftError("SESSION_INVALID", "a system message may only open the transcript; put instructions into the session prompt instead");
+  }
+  const leading = messages.slice(0, start).map((message) => message.content).join("\n\n");
+  return { prompt: prompt ?? (leading || undefined), messages: rest };
+}
+
+/** Contributions a skill made through the tools hook after the kernel was ready land asynchronously. */
+async function settle(scope: Scope): Promise<void> {
+  const pending = scope as Scope & { settle?: () => Promise<void> };
+  if (typeof pending.settle === "function") await pending.settle();
+}

@@ -1,0 +1,48 @@
+import type { Message, Scope } from "@weft/sdk";
+import type { TodoItem } from "../builtins/todo-list.js";
+import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
+
+/** One conversation: its prompt, transcript, todo list and the tools and skills it was equipped with. */
+export class Session {
+  /** The system prompt as last built by the kernel (the session prompt plus the prompt hook's sections). */
+  system: string;
+  history: Message[];
+  todos: TodoItem[];
+  pending: PendingTurn | undefined;
+  baseline: TokenBaseline | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly prompt: string | undefined,
+    /** Holds the session's tools, skills and services; disposed when the session closes. */
+    readonly scope: Scope,
+    state?: Pick<SessionState, "messages" | "todos" | "pending" | "tokenBaseline">,
+  ) {
+    this.system = prompt ?? "";
+    this.history = structuredClone(state?.messages ?? []);
+    this.todos = structuredClone(state?.todos ?? []);
+    this.pending = state?.pending ? structuredClone(state.pending) : undefined;
+    this.baseline = state?.tokenBaseline ? { ...state.tokenBaseline } : undefined;
+  }
+
+  /** The transcript a provider would be sent: the system message first, when there is one. */
+  transcript(): Message[] {
+    return this.system ? [{ role: "system", content: this.system }, ...this.history] : [...this.history];
+  }
+
+  /** Drops the transcript, todo list and any pending turn; the prompt and equipment stay. */
+  reset(): void {
+    this.history = [];
+    this.todos = [];
+    this.pending = undefined;
+    this.baseline = undefined;
+  }
+
+  toState(): SessionState {
+    const state: SessionState = { version: 1, sessionId: this.id, messages: structuredClone(this.history), todos: structuredClone(this.todos) };
+    if (this.prompt !== undefined) state.prompt = this.prompt;
+    if (this.pending) state.pending = structuredClone(this.pending);
+    if (this.baseline) state.tokenBaseline = { ...this.baseline };
+    return state;
+  }
+}

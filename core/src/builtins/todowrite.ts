@@ -1,0 +1,33 @@
+import { Type } from "typebox";
+import { defineTool } from "@weft/sdk";
+import type { Tool } from "@weft/sdk";
+import { renderTodos, type TodoList } from "./todo-list.js";
+
+const input = Type.Object({
+  todos: Type.Array(
+    Type.Object({
+      content: Type.String({ description: "What to do, in a short imperative sentence" }),
+      status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed")]),
+    }),
+    { description: "The whole list: it replaces the previous one" },
+  ),
+});
+
+/**
+ * `todowrite`: replaces the session's todo list and returns it rendered, one `[x]`/`[ ]` line per item.
+ * `list` says where the list lives: the agent's session when there is one.
+ */
+export function todowriteTool(list: () => TodoList): Tool {
+  return defineTool({
+    name: "todowrite",
+    description:
+      "Write your todo list for a task with several steps. Send the whole list each time (it replaces the previous one), with each item's status: pending, in_progress (one at a time) or completed. Mark items completed as soon as they are done.",
+    input,
+    source: { kind: "builtin", id: "@weft/core" },
+    execute: ({ todos }) => {
+      const target = list();
+      target.set(todos);
+      return { output: renderTodos(target.get()), metadata: { todos } };
+    },
+  }) as Tool;
+}
