@@ -127,6 +127,20 @@ describe("@weft/plugin-skills", () => {
     }
   });
 
+  it("takes data skills in its options, filtered like the rest", async () => {
+    const kernel = await createTestKernel(
+      [[skillsPlugin, { paths: ["./skills"], skills: [{ name: "data-one", description: "From options", content: "Body", files: { "a.md": "A" } }], disableSkills: ["pdf-tools"] }]],
+      { baseDir: path.join(temp.path, "project"), logger: memoryLogger() },
+    );
+    try {
+      expect(await kernel.buildPrompt()).toContain("<name>data-one</name>\n<description>From options</description>\n</skill>\n<skill>\n<name>git-release</name>");
+      expect(await kernel.buildPrompt()).not.toContain("pdf-tools");
+      expect(await kernel.execute({ name: "skill_load_file", arguments: { skill_name: "data-one", path: "a.md" } })).toEqual({ output: "A" });
+    } finally {
+      await kernel.close();
+    }
+  });
+
   it("adds neither catalog nor tools when there are no skills", async () => {
     const kernel = await createTestKernel([[skillsPlugin, { paths: ["./empty"] }]], { baseDir: path.join(temp.path, "project"), logger: memoryLogger() });
     try {

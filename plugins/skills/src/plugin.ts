@@ -6,6 +6,17 @@ import { createSkillCollection } from "./skill-collection.js";
 export const skillsPluginOptions = Type.Object({
   /** Skills roots, relative to the config file's folder; `skills: [./skills]` in weft.config.yaml lands here. */
   paths: Type.Optional(Type.Array(Type.String())),
+  /** Skills given as data (for hosts that configure the plugin in code, such as a toolkit). */
+  skills: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String(),
+        description: Type.String(),
+        content: Type.String(),
+        files: Type.Optional(Type.Record(Type.String(), Type.String())),
+      }),
+    ),
+  ),
   skillsFilter: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Record(Type.String(), Type.Boolean())])),
   disableSkills: Type.Optional(Type.Array(Type.String())),
   skillSampleLimit: Type.Optional(Type.Integer({ minimum: -1 })),
@@ -19,6 +30,7 @@ export default definePlugin({
   async setup(api, options) {
     const collection = createSkillCollection({
       skillsDir: (options.paths ?? []).map((folder) => path.resolve(api.baseDir, folder)),
+      skills: options.skills,
       skillsFilter: options.skillsFilter,
       disableSkills: options.disableSkills,
       skillSampleLimit: options.skillSampleLimit,

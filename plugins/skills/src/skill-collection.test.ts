@@ -79,6 +79,7 @@ describe("skill collection", () => {
       (await listSkills({ skillsDir: skills, logger, ...options })).map((skill) => skill.name);
     expect(await names({ skillsFilter: ["pdf-tools", "git-release"] })).toEqual(["git-release", "pdf-tools"]);
     expect(await names({ skillsFilter: { "pdf-tools": true, "git-release": false } })).toEqual(["pdf-tools"]);
+    expect(await names({ skillsFilter: [] })).toEqual(["csv-clean", "git-release", "linked-skill", "pdf-tools"]);
     expect(await names({ skillsFilter: { "pdf-tools": false } })).toEqual(["csv-clean", "git-release", "linked-skill"]);
     expect(await names({ disableSkills: ["csv-clean"], skillsFilter: ["csv-clean", "git-release"] })).toEqual(["git-release"]);
     const logger = memoryLogger();

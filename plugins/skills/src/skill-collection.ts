@@ -22,7 +22,7 @@ export interface SkillCollectionOptions {
   /** Skills given as data. */
   skills?: SkillData[];
   skillProvider?: SkillProvider;
-  /** An allowlist of names, or a map: any `true` makes it an allowlist, only `false` a drop-list. */
+  /** An allowlist of names (an empty list filters nothing), or a map: any `true` makes it an allowlist, only `false` a drop-list. */
   skillsFilter?: string[] | Record<string, boolean>;
   /** Names to drop. */
   disableSkills?: string[];
