@@ -1,0 +1,231 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProviderError, WeftError, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer } from "@weft/sdk/testing";
+import anthropic from "./index.js";
+import { createAnthropicModel } from "./anthropic-model.js";
+
+/** Messages API events framed as SSE, one write each. */
+function sse(events: Record<string, unknown>[]): string[] {
+  return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+const start = { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 10, output_tokens: 1 } } };
+const end = (stopReason: string) => [
+  { type: "message_delta", delta: { stop_reason: stopReason }, usage: { output_tokens: 7 } },
+  { type: "message_stop" },
+];
+
+function textReply(text: string): Record<string, unknown>[] {
+  const half = Math.ceil(text.length / 2);
+  return [
+    start,
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: text.slice(0, half) } },
+    { type: "ping" },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: text.slice(half) } },
+    { type: "content_block_stop", index: 0 },
+    ...end("end_turn"),
+  ];
+}
+
+function toolReply(call: ToolCall): Record<string, unknown>[] {
+  const json = JSON.stringify(call.arguments);
+  return [
+    start,
+    { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: json.slice(0, 5) } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: json.slice(5) } },
+    { type: "content_block_stop", index: 0 },
+    ...end("tool_use"),
+  ];
+}
+
+const wire: ConformanceWire = {
+  contentType: "text/event-stream",
+  text: (text) => sse(textReply(text)),
+  toolCall: (call) => sse(toolReply(call)),
+  truncated: (text) => sse(textReply(text).slice(0, -1)),
+  errorBody: (_status, message) => JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }),
+};
+
+runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel: (settings) => createAnthropicModel({ provider: "anthropic", apiKey: "test-key", ...settings }) });
+
+describe("anthropic over HTTP", () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await startScriptedServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  const model = (extra: Record<string, unknown> = {}) =>
+    createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
+  const streamReply = (events: Record<string, unknown>[]) => ({ headers: { "content-type": "text/event-stream" }, body: sse(events) });
+  const failure = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail("expected a failure"),
+      (error: unknown) => error,
+    );
+  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+    const seen: StreamEvent[] = [];
+    for await (const event of events) seen.push(event);
+    return seen;
+  }
+
+  it("POSTs the request body to /v1/messages with the key and API version headers", async () => {
+    server.reply(streamReply(textReply("ok")));
+    await model({ effort: "high", maxTokens: 2048, headers: { "anthropic-beta": "test-beta" } }).chat({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ],
+    });
+    const [request] = server.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/v1/messages" });
+    expect(request!.headers).toMatchObject({ "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "anthropic-beta": "test-beta", "content-type": "application/json" });
+    expect(request!.body).toBe(
+      JSON.stringify({
+        model: "claude-test",
+        max_tokens: 2048,
+        system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }],
+        messages: [{ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] }],
+        thinking: { type: "adaptive" },
+        output_config: { effort: "high" },
+        stream: true,
+      }),
+    );
+  });
+
+  it("retries a 429 after its Retry-After, then answers", async () => {
+    server.reply(
+      { status: 429, headers: { "content-type": "application/json", "retry-after": "0" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "Slow down" } }) },
+      streamReply(textReply("after the wait")),
+    );
+    expect((await model().chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("after the wait");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("retries 529 overloaded and gives up after maxRetries with Anthropic's error", async () => {
+    const overloaded = { status: 529, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) };
+    server.reply(overloaded, overloaded, overloaded);
+    const error = await failure(model({ maxRetries: 2 }).chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ status: 529, retries: 2, providerType: "overloaded_error", providerMessage: "Overloaded" });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("says which key to check on a 401", async () => {
+    server.reply({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) });
+    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect((error as Error).message).toBe("anthropic: HTTP 401 authentication_error: invalid x-api-key; the API key was rejected; check ANTHROPIC_API_KEY or the apiKey setting");
+  });
+
+  it("turns a mid-stream error event into a typed error after the text so far", async () => {
+    server.reply(
+      streamReply([
+        ...textReply("partial answer").slice(0, 3),
+        { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      ]),
+    );
+    const seen: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const event of model().stream({ messages: [{ role: "user", content: "Hi" }] })) seen.push(event.type);
+      })(),
+    );
+    expect(seen).toEqual(["text"]);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ providerType: "overloaded_error", providerMessage: "Overloaded", status: undefined });
+    expect((error as Error).message).toBe("anthropic: the provider reported an error mid-stream: overloaded_error: Overloaded");
+  });
+
+  it("fails on malformed JSON in a chunk, naming the provider", async () => {
+    server.reply({ headers: { "content-type": "text/event-stream" }, body: [...sse([start]), 'event: content_block_start\ndata: {"type":"content_block_start",\n\n'] });
+    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toMatch(/^anthropic: malformed JSON in the response stream \(.+\): \{"type":"content_block_start",$/);
+  });
+
+  it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
+    server.reply({ ...streamReply(textReply("slow").slice(0, 3)), hang: true });
+    const error = await failure(drain(model({ idleTimeoutMs: 50 }).stream({ messages: [{ role: "user", content: "Hi" }] })));
+    expect((error as Error).message).toBe(
+      "anthropic: no data from the provider for 50 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
+    );
+    await server.disconnected(0);
+  });
+
+  it("fails a stream cut before message_stop, saying so", async () => {
+    server.reply(streamReply(textReply("cut").slice(0, -1)));
+    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect((error as Error).message).toBe("anthropic: the response stream ended before message_stop: the reply is incomplete (the connection may have dropped); try again");
+  });
+
+  it("fails tool input that is not valid JSON instead of guessing", async () => {
+    const events = toolReply({ id: "toolu_9", name: "lookup", arguments: { q: "x" } });
+    (events[3] as { delta: { partial_json: string } }).delta.partial_json = '"x"'; // the closing brace never comes
+    server.reply(streamReply(events));
+    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect((error as Error).message).toBe('anthropic: the arguments of tool call lookup (toolu_9) are not valid JSON: {"q":"x"');
+  });
+
+  it("reads info() from GET /v1/models/{id} once, and says when the context window is unknown", async () => {
+    server.reply(
+      { headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "claude-test", type: "model", max_input_tokens: 200000 }) },
+      { headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "claude-old", type: "model" }) },
+    );
+    const chat = model({ models: ["claude-old"] });
+    expect(await chat.info()).toEqual({ provider: "anthropic", model: "claude-test", contextWindow: 200000 });
+    expect(await chat.info()).toEqual({ provider: "anthropic", model: "claude-test", contextWindow: 200000 });
+    chat.changeModel("claude-old");
+    await expect(chat.info()).rejects.toThrow(
+      'anthropic: the context window of model "claude-old" is unknown: the provider does not report it; set contextWindow in the model settings',
+    );
+    expect(server.requests.map((request) => [request.method, request.path, request.headers["x-api-key"]])).toEqual([
+      ["GET", "/v1/models/claude-test", "sk-ant-test"],
+      ["GET", "/v1/models/claude-old", "sk-ant-test"],
+    ]);
+  });
+});
+
+describe("anthropic plugin", () => {
+  it("registers the anthropic provider; createModel takes plugin options as defaults and the spec over them", async () => {
+    const server = await startScriptedServer();
+    const kernel = await createTestKernel([[anthropic, { baseUrl: server.url, apiKey: "from-options", models: ["claude-b"], effort: "low" }]]);
+    try {
+      expect(kernel.providers()).toContain("anthropic");
+      const chat = await kernel.createModel("anthropic/claude-a");
+      expect([chat.provider, chat.model, chat.effort, [...chat.models]]).toEqual(["anthropic", "claude-a", "low", ["claude-b", "claude-a"]]);
+      server.reply({ headers: { "content-type": "text/event-stream" }, body: sse(textReply("Hello from the kernel")) });
+      expect((await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("Hello from the kernel");
+      expect(server.requests[0]!.headers["x-api-key"]).toBe("from-options");
+      const other = await kernel.createModel({ provider: "anthropic", model: "claude-b", effort: "max", apiKey: "from-spec" });
+      expect([other.model, other.effort]).toEqual(["claude-b", "max"]);
+    } finally {
+      await kernel.close();
+      await server.close();
+    }
+  });
+
+  it("fails fast when no key is configured, saying where to put one", async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    const kernel = await createTestKernel([anthropic]);
+    try {
+      await expect(kernel.createModel("anthropic/claude-a")).rejects.toThrow(
+        new WeftError("CREDENTIAL_MISSING", "anthropic: no API key; set ANTHROPIC_API_KEY in the environment, or apiKey in the plugin options (weft.config.yaml) or the model spec"),
+      );
+      process.env.ANTHROPIC_API_KEY = "from-env";
+      expect((await kernel.createModel("anthropic/claude-a")).model).toBe("claude-a");
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+      await kernel.close();
+    }
+  });
+
+  it("rejects bad options when the plugin loads", async () => {
+    await expect(createTestKernel([[anthropic, { maxRetries: -1 }]])).rejects.toMatchObject({ code: "PLUGIN_OPTIONS_INVALID" });
+  });
+});

@@ -1,0 +1,78 @@
+import { Type } from "typebox";
+import {
+  createProviderModel,
+  parseJsonChunk,
+  providerFetch,
+  providerSettingsProperties,
+  requireApiKey,
+  resolveModelSettings,
+  sseEvents,
+  type ChatModel,
+  type ChatRequest,
+  type ModelCall,
+  type ModelSpec,
+  type ProviderFetchOptions,
+  type StreamEvent,
+} from "@weft/sdk";
+import { ANTHROPIC, anthropicRequestBody } from "./anthropic-request.js";
+import { decodeAnthropicStream, messageAsEvents } from "./anthropic-stream.js";
+
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
+/** Output tokens when neither the request nor the settings give a limit. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+export const AnthropicSettings = Type.Object({
+  ...providerSettingsProperties,
+  promptCaching: Type.Optional(Type.Boolean({ description: "Mark the last tool, the system block and the last message for prompt caching (default true)" })),
+});
+
+/** A ChatModel over the Messages API. `defaults` are the plugin options; the spec's fields win. */
+export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
+  const settings = resolveModelSettings(AnthropicSettings, defaults, spec);
+  const apiKey = requireApiKey(ANTHROPIC, settings.apiKey, "ANTHROPIC_API_KEY");
+  const baseUrl = (settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+  const headers = { ...settings.headers, "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION };
+  const transport: ProviderFetchOptions = {
+    provider: ANTHROPIC,
+    maxRetries: settings.maxRetries,
+    baseDelayMs: settings.retryBaseDelayMs,
+    maxDelayMs: settings.maxRetryDelayMs,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    credentialHint: "the API key was rejected; check ANTHROPIC_API_KEY or the apiKey setting",
+  };
+
+  async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
+    const body = anthropicRequestBody(request, {
+      model: call.model,
+      effort: call.effort,
+      maxTokens: settings.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+      promptCaching: settings.promptCaching ?? true,
+    });
+    const response = await providerFetch({ url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal }, transport);
+    const context = { model: `${ANTHROPIC}/${call.model}`, retries: response.retries };
+    // A proxy (or a server that ignores `stream`) may answer with the whole message as JSON.
+    if (response.headers.get("content-type")?.includes("application/json")) {
+      yield* decodeAnthropicStream(messageAsEvents((await response.json()) as Record<string, unknown>), context);
+      return;
+    }
+    async function* payloads() {
+      for await (const event of sseEvents(response.chunks())) yield parseJsonChunk(ANTHROPIC, event.data, response.retries);
+    }
+    yield* decodeAnthropicStream(payloads(), context);
+  }
+
+  return createProviderModel({
+    provider: ANTHROPIC,
+    model: settings.model,
+    models: settings.models,
+    effort: settings.effort,
+    contextWindow: settings.contextWindow,
+    stream,
+    async lookupContextWindow(model) {
+      const response = await providerFetch({ url: `${baseUrl}/v1/models/${encodeURIComponent(model)}`, headers }, transport);
+      const info = (await response.json()) as { max_input_tokens?: unknown };
+      return typeof info.max_input_tokens === "number" ? info.max_input_tokens : undefined;
+    },
+  });
+}
