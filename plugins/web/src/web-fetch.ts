@@ -1,0 +1,30 @@
+import { Type } from "typebox";
+import { defineTool, errorResult, type Tool } from "@weft/sdk";
+import { fetchPage } from "./fetch-page.js";
+import { renderPage } from "./page-element.js";
+import { byteSize, type WebLimits } from "./web-limits.js";
+
+/** Fetches one page; the implementation behind both `web_fetch` and the built-in `webfetch`. */
+export function webFetchTool(name: string, limits: WebLimits): Tool<any> {
+  return defineTool({
+    name,
+    description:
+      'Fetch an http(s) URL and read it. Answers <page url="final URL" title="..."> with the page, then </page>; HTML becomes Markdown (format "markdown", the default), ' +
+      `plain text ("text") or stays as it is ("html"). Redirects are followed (at most ${limits.maxRedirects}), the body is cut at max_bytes ` +
+      `(default and at most ${byteSize(limits.maxBytes)}; the element then says truncated="true"), and the fetch gives up after ${limits.timeoutMs} ms. An HTTP error status is an error naming it.`,
+    input: Type.Object({
+      url: Type.String({ description: "The http or https URL to fetch" }),
+      format: Type.Optional(Type.Union([Type.Literal("markdown"), Type.Literal("text"), Type.Literal("html")], { description: "How to return an HTML page (default markdown)" })),
+      max_bytes: Type.Optional(Type.Integer({ minimum: 1, description: `Most bytes of the body to read (default ${limits.maxBytes})` })),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    // Above the fetch's own timeout, so the model reads which URL timed out.
+    timeoutMs: limits.timeoutMs + 5_000,
+    async execute({ url, format = "markdown", max_bytes }, ctx) {
+      const maxBytes = Math.min(max_bytes ?? limits.maxBytes, limits.maxBytes);
+      const page = await fetchPage(url, { ...limits, maxBytes }, ctx.signal);
+      if (!page.ok) return errorResult(page.error, page.status === undefined ? undefined : { status: page.status });
+      return { output: renderPage(page, format).element, metadata: { url: page.url, status: page.status, contentType: page.contentType, truncated: page.truncated } };
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { FetchLimits } from "./fetch-page.js";
+
+/** What the native web tools are allowed to do; every field has a default. */
+export interface WebLimits extends FetchLimits {
+  /** Pages one crawl may fetch at most; `max_pages` cannot go past it. */
+  maxPages: number;
+}
+
+export const DEFAULT_WEB_LIMITS: WebLimits = {
+  timeoutMs: 30_000,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  maxPages: 20,
+  userAgent: "Mozilla/5.0 (compatible; weft-web/0.1; +https://www.npmjs.com/package/@weft/plugin-web)",
+};
+
+export function byteSize(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,78 @@
+import { Type } from "typebox";
+import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
+import { convertHtml } from "./html-conversion.js";
+import type { WebLimits } from "./web-limits.js";
+
+export const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
+export const DEFAULT_SEARCH_RESULTS = 10;
+
+/** Where `web_search` sends queries: a SearXNG instance, or a keyed service (Brave Search API). */
+export type SearchBackend = { kind: "searxng"; url: string } | { kind: "brave"; apiKey: string; url?: string };
+
+interface SearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** Web search through the configured backend; registered only when there is one. */
+export function webSearchTool(name: string, backend: SearchBackend, limits: Pick<WebLimits, "timeoutMs" | "userAgent">): Tool<any> {
+  const service = backend.kind === "searxng" ? "SearXNG" : "Brave Search";
+  return defineTool({
+    name,
+    description:
+      `Search the web (through ${service}) and get back the top results: <results query="..." count="N"> with one <result url="..." title="...">snippet</result> each. ` +
+      "Read a result in full with the fetch tool.",
+    input: Type.Object({
+      query: Type.String({ description: "What to search for" }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: `Most results to return (default ${DEFAULT_SEARCH_RESULTS})` })),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    timeoutMs: limits.timeoutMs + 5_000,
+    async execute({ query, limit = DEFAULT_SEARCH_RESULTS }, ctx) {
+      const timeout = AbortSignal.timeout(limits.timeoutMs);
+      let hits: SearchHit[];
+      try {
+        hits = await search(backend, query, limit, AbortSignal.any([ctx.signal, timeout]), limits.userAgent);
+      } catch (error) {
+        if (timeout.aborted) return errorResult(`search timed out after ${limits.timeoutMs} ms (${service})`);
+        if (ctx.signal.aborted) throw error;
+        return errorResult(`search failed (${service}): ${errorMessage(error)}`);
+      }
+      const shown = hits.slice(0, limit);
+      const lines = shown.map((hit) => `<result url="${escapeXmlAttribute(hit.url)}" title="${escapeXmlAttribute(hit.title)}">${hit.snippet}</result>`);
+      return { output: [`<results query="${escapeXmlAttribute(query)}" count="${shown.length}">`, ...lines, "</results>"].join("\n") };
+    },
+  });
+}
+
+async function search(backend: SearchBackend, query: string, limit: number, signal: AbortSignal, userAgent: string): Promise<SearchHit[]> {
+  if (backend.kind === "searxng") {
+    const url = new URL("search", backend.url.endsWith("/") ? backend.url : `${backend.url}/`);
+    url.searchParams.set("q", query);
+    url.searchParams.set("format", "json");
+    const body = (await getJson(url, { "user-agent": userAgent }, signal)) as { results?: { title?: string; url?: string; content?: string }[] };
+    return (body.results ?? []).map((hit) => ({ title: plain(hit.title), url: hit.url ?? "", snippet: plain(hit.content) }));
+  }
+  const url = new URL(backend.url ?? BRAVE_SEARCH_URL);
+  url.searchParams.set("q", query);
+  url.searchParams.set("count", String(limit));
+  const body = (await getJson(url, { "x-subscription-token": backend.apiKey, "user-agent": userAgent }, signal)) as {
+    web?: { results?: { title?: string; url?: string; description?: string }[] };
+  };
+  return (body.web?.results ?? []).map((hit) => ({ title: plain(hit.title), url: hit.url ?? "", snippet: plain(hit.description) }));
+}
+
+async function getJson(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+  const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`);
+  }
+  return response.json();
+}
+
+// Snippets carry highlighting markup (<strong>) and entities.
+function plain(html: string | undefined): string {
+  return html ? convertHtml(html, "http://localhost/", "text").text.replace(/\s+/g, " ") : "";
+}
