@@ -120,6 +120,7 @@ export class Turn {
     const ref = `${model.provider}/${model.model}`;
     emit({ type: "model.request", model: ref, messages: messages.length, tools: tools.length });
     const prepared = await kernel.prepareRequest(tools.length > 0 ? { messages, tools } : { messages }, model);
+    signal.throwIfAborted();
     const started = performance.now();
     let reply: AssistantMessage | undefined;
     for await (const event of model.stream({ ...prepared, signal })) {

@@ -115,6 +115,8 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // A signal that fired before the call would never dispatch "abort" again.
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
