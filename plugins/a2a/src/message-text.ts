@@ -1,0 +1,41 @@
+import type { Artifact, Message, Part } from "@a2a-js/sdk";
+
+/** The text of parts as the model reads it: text verbatim, data as JSON, files by reference. */
+export function partsText(parts: readonly Part[] | undefined): string {
+  return (parts ?? [])
+    .map((part) => {
+      const content = part.content;
+      switch (content?.$case) {
+        case "text":
+          return content.value;
+        case "data":
+          return JSON.stringify(content.value);
+        case "url":
+          return content.value;
+        case "raw":
+          return `[file ${part.filename || "(unnamed)"}, ${part.mediaType || "application/octet-stream"}]`;
+        default:
+          return "";
+      }
+    })
+    .filter((text) => text.length > 0)
+    .join("\n");
+}
+
+export function messageText(message: Message | undefined): string {
+  return partsText(message?.parts);
+}
+
+/** Every artifact's text, in order, separated by a blank line. */
+export function artifactsText(artifacts: readonly Artifact[] | undefined): string {
+  return (artifacts ?? [])
+    .map((artifact) => partsText(artifact.parts))
+    .filter((text) => text.length > 0)
+    .join("\n\n");
+}
+
+/** The first URL part of a message (an authorization link). */
+export function messageUrl(message: Message | undefined): string | undefined {
+  for (const part of message?.parts ?? []) if (part.content?.$case === "url") return part.content.value;
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import { Type } from "typebox";
+import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
+import type { Tool, ToolResult } from "@weft/sdk";
+import { agentConfigSchema } from "./agent-config.js";
+import { loadAgentTools } from "./agent-tools.js";
+import { prepareAgents } from "./remote-agent.js";
+
+export const A2A_PLUGIN_NAME = "@weft/plugin-a2a";
+
+export const a2aPluginOptions = Type.Object(
+  {
+    agents: Type.Array(agentConfigSchema, { default: [], description: "Remote A2A agents; each skill of each card becomes a tool" }),
+    deadline: Type.Optional(Type.Integer({ minimum: 1, description: "ms loading every card may take; past it loading fails naming the agents not loaded" })),
+  },
+  { additionalProperties: false },
+);
+
+export const a2aPlugin = definePlugin({
+  meta: { name: A2A_PLUGIN_NAME, version: "0.1.0", api: PLUGIN_API_VERSION, description: "Remote A2A agents as tools: one tool per skill" },
+  options: a2aPluginOptions,
+  setup(api, options) {
+    // Before any fetch: a missing ${VAR} is a setup error naming it.
+    const agents = prepareAgents(options.agents, process.env);
+    const closing = new AbortController();
+    const running = new Set<Promise<ToolResult>>();
+    api.hooks.tools.tap(async (registrar) => {
+      const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal: closing.signal });
+      for (const tool of tools) registrar.add(untilClosed(tool));
+    });
+    // Closing aborts the calls in flight, which cancels their remote tasks, and waits for that.
+    const untilClosed = (tool: Tool): Tool => ({
+      ...tool,
+      execute: (args, ctx) => {
+        const call = tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) });
+        running.add(call);
+        void call.finally(() => running.delete(call)).catch(() => {});
+        return call;
+      },
+    });
+    return async () => {
+      closing.abort();
+      await Promise.allSettled(running);
+    };
+  },
+});
