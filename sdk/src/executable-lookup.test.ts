@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findExecutable } from "./executable-lookup.js";
-import { keepTools } from "./tool-pack.js";
+import { droppedServerTools, keepTools } from "./tool-pack.js";
 import { escapeXmlAttribute } from "./xml-attribute.js";
 
 describe("findExecutable", () => {
@@ -36,6 +36,10 @@ describe("findExecutable", () => {
 describe("pack helpers", () => {
   it("keeps the tools a drop map does not switch off", () => {
     expect(keepTools([{ name: "a" }, { name: "b" }, { name: "c" }], { b: false, c: true, zz: false })).toEqual([{ name: "a" }, { name: "c" }]);
+  });
+
+  it("turns a server's dropped tools into its tools filter", () => {
+    expect(droppedServerTools("serena", { serena__find_symbol: false, serena__read_file: true, bash: false, donsetch__web_crawl: false })).toEqual(["!find_symbol"]);
   });
 
   it("escapes what would end an attribute early", () => {

@@ -20,3 +20,14 @@ export const toolPackOptions = {
 export function keepTools<T extends Pick<Tool<any>, "name">>(tools: T[], switches: Record<string, boolean> = {}): T[] {
   return tools.filter((tool) => switches[tool.name] !== false);
 }
+
+/**
+ * The drop map's entries for one MCP server (`<server>__<tool>: false`) as that server's `tools`
+ * filter (`!<tool>`), for packs that start an MCP server whose tools the host names `<server>__<tool>`.
+ */
+export function droppedServerTools(server: string, switches: Record<string, boolean> = {}): string[] {
+  const prefix = `${server}__`;
+  return Object.entries(switches)
+    .filter(([name, on]) => !on && name.startsWith(prefix))
+    .map(([name]) => `!${name.slice(prefix.length)}`);
+}

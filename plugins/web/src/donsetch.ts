@@ -1,4 +1,4 @@
-import { WeftError, errorMessage, findExecutable, type McpServerConfig, type McpServerHandle, type PluginApi } from "@weft/sdk";
+import { WeftError, droppedServerTools, errorMessage, findExecutable, type McpServerConfig, type McpServerHandle, type PluginApi } from "@weft/sdk";
 
 /** DonSeTch's own calls (crawls, browser escalation) can take long; this is one call's ceiling. */
 export const DONSETCH_TOOL_TIMEOUT_MS = 15 * 60_000;
@@ -24,9 +24,7 @@ export interface DonsetchChoice {
  */
 export async function startDonsetch(api: PluginApi, choice: DonsetchChoice): Promise<McpServerHandle | undefined> {
   const config: McpServerConfig = { ...donsetchMcpConfig(), ...choice.server };
-  const dropped = Object.entries(choice.tools ?? {})
-    .filter(([name, on]) => !on && name.startsWith(`${DONSETCH_SERVER_NAME}__`))
-    .map(([name]) => `!${name.slice(DONSETCH_SERVER_NAME.length + 2)}`);
+  const dropped = droppedServerTools(DONSETCH_SERVER_NAME, choice.tools);
   if (dropped.length > 0) config.tools = [...(config.tools ?? []), ...dropped];
   const command = config.command ?? "donsetch";
   const executable = findExecutable(command);
