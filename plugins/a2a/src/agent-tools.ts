@@ -35,28 +35,28 @@ export async function loadAgentTools(agents: readonly PreparedAgent[], options: 
   const logger = options.logger ?? stderrLogger;
   const limits = [options.signal, options.deadline === undefined ? undefined : AbortSignal.timeout(options.deadline)];
   const signal = AbortSignal.any(limits.filter((limit): limit is AbortSignal => limit !== undefined));
-  const loading = new Set(agents.map((agent) => agent.label));
+  const loading = new Set(agents);
   let unfinished: string[] = [];
-  const snapshot = () => (unfinished = [...loading]);
+  const snapshot = () => (unfinished = [...loading].map((agent) => agent.label));
   signal.addEventListener("abort", snapshot, { once: true });
   try {
     if (signal.aborted) snapshot();
-    const remotes = await Promise.all(
-      agents.map(async (agent) => {
+    const loads = await Promise.all(
+      agents.map(async (agent): Promise<{ remote?: RemoteAgent; warning?: string }> => {
         try {
           const remote = await connectAgent(agent, signal, logger);
-          if (remote.card.skills.length === 0) logger.warn(`A2A agent ${agent.label}: its card lists no skills; it contributes no tools`);
-          return remote;
+          return remote.card.skills.length > 0 ? { remote } : { warning: `A2A agent ${agent.label}: its card lists no skills; it contributes no tools` };
         } catch (error) {
-          if (!signal.aborted) logger.warn(`A2A agent ${agent.label}: could not load its card: ${errorMessage(error)}; it contributes no tools`);
-          return undefined;
+          return { warning: `A2A agent ${agent.label}: could not load its card: ${errorMessage(error)}; it contributes no tools` };
         } finally {
-          loading.delete(agent.label);
+          loading.delete(agent);
         }
       }),
     );
     if (signal.aborted) throw loadStopped(options, unfinished);
-    return agentTools(remotes.filter((remote): remote is RemoteAgent => remote !== undefined));
+    // Reported in config order once all are done, so the same config gives the same lines.
+    for (const { warning } of loads) if (warning) logger.warn(warning);
+    return agentTools(loads.flatMap(({ remote }) => (remote ? [remote] : [])));
   } finally {
     signal.removeEventListener("abort", snapshot);
   }

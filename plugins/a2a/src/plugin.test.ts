@@ -1,0 +1,190 @@
+import type { ServerResponse } from "node:http";
+import { TaskState } from "@a2a-js/sdk";
+import { isWeftError, memoryLogger, type ToolProgress } from "@weft/sdk";
+import { createTestKernel } from "@weft/sdk/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import a2aPlugin, { agent, resolveAgentTools, TASK_ARGUMENT_DESCRIPTION } from "./index.js";
+import { startAgentServer, startHttpServer, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";
+
+async function helper(turn: Turn): Promise<void> {
+  if (turn.text === "slow") {
+    turn.start();
+    turn.status(TaskState.TASK_STATE_WORKING, "thinking");
+    await turn.cancelled;
+    return;
+  }
+  turn.reply(`You said: ${turn.text}`);
+}
+
+const TASK_SCHEMA = {
+  type: "object",
+  properties: { task: { type: "string", description: TASK_ARGUMENT_DESCRIPTION } },
+  required: ["task"],
+};
+
+describe("@weft/plugin-a2a", () => {
+  let research: AgentServer;
+  let plain: { origin: string; close(): Promise<void> };
+  /** Hung card requests, settled when the client gives up on them. */
+  const hung: Promise<void>[] = [];
+
+  beforeAll(async () => {
+    research = await startAgentServer({
+      name: "Research Agent",
+      streaming: true,
+      skills: [
+        { id: "web.search", name: "Web search", description: "Searches the web and summarises what it finds" },
+        { id: "cite", name: "Cite", description: "Formats a citation" },
+      ],
+      run: helper,
+    });
+    const hang = (res: ServerResponse) => hung.push(new Promise((resolve) => res.on("close", resolve)));
+    plain = await startHttpServer({
+      "/not-json.json": (res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>hello</html>"),
+      "/no-interfaces.json": (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: "Broken", skills: [] })),
+      "/hang.json": hang,
+    });
+  });
+
+  afterAll(async () => {
+    await research?.close();
+    await plain?.close();
+  });
+
+  afterEach(() => {
+    delete process.env.WEFT_A2A_TEST_TOKEN;
+  });
+
+  it("makes one tool per skill of each card, and warns about cards that cannot be loaded", async () => {
+    const logger = memoryLogger();
+    const kernel = await createTestKernel(
+      [
+        [
+          a2aPlugin,
+          {
+            agents: [
+              agent({ card: `${plain.origin}/missing/agent-card.json`, name: "ghost" }),
+              agent({ card: research.cardUrl }),
+              agent({ card: `${plain.origin}/not-json.json` }),
+              agent({ card: `${plain.origin}/no-interfaces.json` }),
+              agent({ card: "not a url" }),
+            ],
+          },
+        ],
+      ],
+      { logger },
+    );
+    try {
+      const tools = kernel.tools.list().map(({ name, description, inputSchema, source, timeoutMs }) => ({ name, description, inputSchema, source, timeoutMs }));
+      expect(tools).toEqual([
+        { name: "Research_Agent__cite", description: "Formats a citation", inputSchema: TASK_SCHEMA, source: { kind: "a2a", id: "Research_Agent" }, timeoutMs: 300_000 },
+        {
+          name: "Research_Agent__web_search",
+          description: "Searches the web and summarises what it finds",
+          inputSchema: TASK_SCHEMA,
+          source: { kind: "a2a", id: "Research_Agent" },
+          timeoutMs: 300_000,
+        },
+      ]);
+      expect(logger.warnings()).toEqual([
+        `A2A agent ghost (${plain.origin}/missing/agent-card.json): could not load its card: HTTP 404 Not Found; it contributes no tools`,
+        `A2A agent ${plain.origin}/not-json.json: could not load its card: the response is not JSON (Unexpected token '<', "<html>hello</html>" is not valid JSON); it contributes no tools`,
+        `A2A agent ${plain.origin}/no-interfaces.json: could not load its card: not an agent card: it lists no supportedInterfaces to call; it contributes no tools`,
+        `A2A agent not a url: could not load its card: "not a url" is not a URL; it contributes no tools`,
+      ]);
+      const result = await kernel.execute({ name: "Research_Agent__cite", arguments: { task: "cite the A2A spec" } });
+      expect(result.output).toBe("You said: cite the A2A spec");
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it("names tools after the configured name and gives them the configured time limit", async () => {
+    const tools = await resolveAgentTools([{ card: research.origin, name: "my helper", timeout: 1_000 }], { logger: memoryLogger() });
+    expect(tools.map((tool) => [tool.name, tool.source, tool.timeoutMs])).toEqual([
+      ["my_helper__web_search", { kind: "a2a", id: "my_helper" }, 1_000],
+      ["my_helper__cite", { kind: "a2a", id: "my_helper" }, 1_000],
+    ]);
+  });
+
+  it("keeps tool names unique across agents that share a name", async () => {
+    const tools = await resolveAgentTools([{ card: research.cardUrl }, { card: research.cardUrl }], { logger: memoryLogger() });
+    const names = tools.map((tool) => tool.name);
+    expect(names.slice(0, 2)).toEqual(["Research_Agent__web_search", "Research_Agent__cite"]);
+    expect(names[2]).toMatch(/^Research_Agent__web_search_[0-9a-f]{6}$/);
+    expect(names[3]).toMatch(/^Research_Agent__cite_[0-9a-f]{6}$/);
+  });
+
+  it("sends the headers, with ${VAR} expanded from the environment, on the card fetch and on every call", async () => {
+    process.env.WEFT_A2A_TEST_TOKEN = "s3cret";
+    const logger = memoryLogger();
+    const before = research.requests.length;
+    const kernel = await createTestKernel(
+      [[a2aPlugin, { agents: [{ card: research.cardUrl, headers: { Authorization: "Bearer ${WEFT_A2A_TEST_TOKEN}", "X-Team": "weft" } }] }]],
+      { logger },
+    );
+    try {
+      const result = await kernel.execute({ name: "Research_Agent__cite", arguments: { task: "hi" } });
+      expect(result.output).toBe("You said: hi");
+      const seen = research.requests.slice(before);
+      expect(seen.map((request) => request.path)).toEqual(["/.well-known/agent-card.json", "/a2a/jsonrpc"]);
+      for (const request of seen) {
+        expect(request.headers.authorization).toBe("Bearer s3cret");
+        expect(request.headers["x-team"]).toBe("weft");
+      }
+      expect(logger.lines.some((line) => line.message.includes("s3cret"))).toBe(false);
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it("refuses to start when a header names an unset variable, naming it", async () => {
+    const error = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl, name: "research", headers: { Authorization: "Bearer ${WEFT_A2A_TEST_TOKEN}" } }] }]], {
+      logger: memoryLogger(),
+    }).catch((caught: unknown) => caught);
+    expect(isWeftError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "CREDENTIAL_MISSING",
+      message: `A2A agent research (${research.cardUrl}): header Authorization uses \${WEFT_A2A_TEST_TOKEN}, which is not set; set WEFT_A2A_TEST_TOKEN in the environment`,
+    });
+  });
+
+  it("gives up on a card that does not answer within cardTimeout, and loads the rest", async () => {
+    const logger = memoryLogger();
+    const tools = await resolveAgentTools([{ card: `${plain.origin}/hang.json`, name: "stuck", cardTimeout: 300 }, { card: research.cardUrl }], { logger });
+    expect(tools.map((tool) => tool.name)).toEqual(["Research_Agent__web_search", "Research_Agent__cite"]);
+    expect(logger.warnings()).toEqual([`A2A agent stuck (${plain.origin}/hang.json): could not load its card: no answer within 300 ms; it contributes no tools`]);
+    await hung.at(-1);
+  });
+
+  it("fails the load past the deadline, naming the agents not loaded, and stops their requests", async () => {
+    const error = await resolveAgentTools([{ card: `${plain.origin}/hang.json`, name: "stuck" }], { deadline: 300, logger: memoryLogger() }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: "DEADLINE_EXCEEDED",
+      message: `A2A agents did not load within the deadline of 300 ms; not loaded: stuck (${plain.origin}/hang.json). Check that they answer, or raise the deadline`,
+    });
+    await hung.at(-1);
+  });
+
+  it("fails the load when its signal aborts", async () => {
+    const controller = new AbortController();
+    const loading = resolveAgentTools([{ card: `${plain.origin}/hang.json` }], { signal: controller.signal, logger: memoryLogger() });
+    controller.abort();
+    await expect(loading).rejects.toMatchObject({ code: "ABORTED", message: `loading A2A agents was aborted; not loaded: ${plain.origin}/hang.json` });
+  });
+
+  it("cancels the remote tasks of calls in flight when the kernel closes", async () => {
+    const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl }] }]], { logger: memoryLogger() });
+    const cancelled = research.nextCancel();
+    let working!: () => void;
+    const started = new Promise<void>((resolve) => (working = resolve));
+    const call = kernel.execute(
+      { name: "Research_Agent__cite", arguments: { task: "slow" } },
+      { onProgress: (update: ToolProgress) => update.message === "working: thinking" && working() },
+    );
+    await started;
+    await kernel.close();
+    expect(research.cancels).toContain(await cancelled);
+    expect(await call).toMatchObject({ isError: true, output: "Research_Agent call was aborted" });
+  });
+});
