@@ -81,6 +81,7 @@ try {
       };
       const result = await runChild("measure.mjs", [JSON.stringify(config)]);
       result.framework = framework.name;
+      result.scenario = scenario;
       result.requestsPerRun = result.total ? (llm.counts.total - before) / result.total : undefined;
       results.frameworks.push(result);
       process.stderr.write(result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms\n` : `FAILED ${(result.error ?? result.failures?.[0] ?? "").split("\n")[0]}\n`);
