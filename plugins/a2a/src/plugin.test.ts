@@ -173,6 +173,46 @@ describe("@weft/plugin-a2a", () => {
     await expect(loading).rejects.toMatchObject({ code: "ABORTED", message: `loading A2A agents was aborted; not loaded: ${plain.origin}/hang.json` });
   });
 
+  it("talks to an agent that speaks only A2A v0.3 (its card and its JSON-RPC)", async () => {
+    const legacy = await startAgentServer({
+      name: "Old Agent",
+      streaming: false,
+      legacy: true,
+      skills: [{ id: "echo", name: "Echo", description: "Echoes" }],
+      run: async (turn) => {
+        turn.start();
+        turn.artifact("echo", `echo: ${turn.text}`);
+        turn.status(TaskState.TASK_STATE_COMPLETED);
+      },
+    });
+    const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: legacy.cardUrl }] }]], { logger: memoryLogger() });
+    try {
+      const card = await (await fetch(legacy.cardUrl)).json();
+      expect(card).toMatchObject({ protocolVersion: "0.3", url: `${legacy.origin}/a2a/jsonrpc` });
+      expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["Old_Agent__echo"]);
+      const result = await kernel.execute({ name: "Old_Agent__echo", arguments: { task: "ping" } });
+      expect(result.output).toBe("echo: ping");
+      const versions = legacy.requests.filter((request) => request.path === "/a2a/jsonrpc").map((request) => request.headers["a2a-version"]);
+      expect(versions.length).toBeGreaterThan(0);
+      expect(new Set(versions)).toEqual(new Set(["0.3"]));
+    } finally {
+      await kernel.close();
+      await legacy.close();
+    }
+  });
+
+  it("cancels the remote task of a call that runs past its timeout", async () => {
+    const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl, timeout: 500 }] }]], { logger: memoryLogger() });
+    try {
+      const cancelled = research.nextCancel();
+      const result = await kernel.execute({ name: "Research_Agent__cite", arguments: { task: "slow" } });
+      expect(result).toEqual({ isError: true, output: "Research_Agent__cite timed out after 500 ms", metadata: { timedOut: true } });
+      expect(research.cancels).toContain(await cancelled);
+    } finally {
+      await kernel.close();
+    }
+  });
+
   it("cancels the remote tasks of calls in flight when the kernel closes", async () => {
     const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl }] }]], { logger: memoryLogger() });
     const cancelled = research.nextCancel();

@@ -5,6 +5,7 @@ import express from "express";
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
+import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
 
 /** One executor run, with helpers that publish A2A events the way a real agent does. */
 export interface Turn {
@@ -34,6 +35,8 @@ export interface AgentServerOptions {
   name: string;
   skills: SkillSpec[];
   streaming: boolean;
+  /** Speak only A2A v0.3, as the many agents built on older SDKs do: a v0.3 card and v0.3 JSON-RPC. */
+  legacy?: boolean;
   run(turn: Turn): Promise<void> | void;
 }
 
@@ -163,7 +166,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   const card: AgentCard = {
     name: options.name,
     description: `${options.name} for tests`,
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: options.legacy ? "0.3" : A2A_PROTOCOL_VERSION }],
     provider: undefined,
     version: "1.0.0",
     capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -175,8 +178,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     signatures: [],
   };
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ScriptedExecutor(state, options.run));
-  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
-  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  if (options.legacy) {
+    // A v0.3 server serves its v0.3 card whatever version the client announces.
+    app.use("/.well-known/agent-card.json", (req, _res, next) => ((req.headers["a2a-version"] = "0.3"), next()), legacyAgentCardRouter({ agentCardProvider: requestHandler }));
+  } else {
+    app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
+  }
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: options.legacy === true } }));
   return {
     origin,
     cardUrl: `${origin}/.well-known/agent-card.json`,
