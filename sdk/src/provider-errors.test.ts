@@ -26,7 +26,8 @@ describe("provider faults", () => {
       type: "rate_limit_exceeded",
       message: "Rate limit exceeded",
     });
-    expect(readProviderFault({ error: { code: 402, message: "Insufficient credits" } })).toEqual({ type: "402", message: "Insufficient credits" });
+    expect(readProviderFault({ error: { code: 402, message: "Insufficient credits" } })).toEqual({ message: "Insufficient credits" });
+    expect(readProviderFault({ error: { code: "context_length_exceeded", message: "Too long" } })).toEqual({ type: "context_length_exceeded", message: "Too long" });
     expect(readProviderFault({ error: "model 'llama9' not found" })).toEqual({ message: "model 'llama9' not found" });
     expect(readProviderFault("nope")).toEqual({});
   });

@@ -18,8 +18,9 @@ export function readProviderFault(body: unknown): ProviderFault {
   const fault: ProviderFault = {};
   if (typeof source.message === "string") fault.message = source.message;
   const metadata = isRecord(source.metadata) ? source.metadata : undefined;
-  const type = source.type ?? metadata?.error_type ?? source.code;
-  if (typeof type === "string" || typeof type === "number") fault.type = String(type);
+  // A numeric `code` (OpenRouter) only repeats the HTTP status; a string one (OpenAI) names the error.
+  const type = source.type ?? metadata?.error_type ?? (typeof source.code === "string" ? source.code : undefined);
+  if (typeof type === "string") fault.type = type;
   return fault;
 }
 

@@ -1,0 +1,215 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProviderError, WeftError, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer } from "@weft/sdk/testing";
+import openrouter from "./index.js";
+import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: object = {}) => ({
+  id: "gen-1",
+  object: "chat.completion.chunk",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+const usage = { id: "gen-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
+const frame = (chunks: unknown[]) => chunks.map((payload) => `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
+
+function textChunks(text: string): unknown[] {
+  const half = Math.ceil(text.length / 2);
+  return [chunk({ role: "assistant", content: "" }), chunk({ content: text.slice(0, half) }), chunk({ content: text.slice(half) }), chunk({}, "stop"), usage, "[DONE]"];
+}
+
+function toolChunks(call: ToolCall): unknown[] {
+  const json = JSON.stringify(call.arguments);
+  return [
+    chunk({ role: "assistant", content: null }),
+    chunk({ tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    chunk({ tool_calls: [{ index: 0, id: "", function: { name: "", arguments: json.slice(0, 4) } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: json.slice(4) } }] }),
+    chunk({}, "tool_calls"),
+    usage,
+    "[DONE]",
+  ];
+}
+
+const wire: ConformanceWire = {
+  contentType: "text/event-stream",
+  text: (text) => frame(textChunks(text)),
+  toolCall: (call) => frame(toolChunks(call)),
+  // Cut before the finish_reason: without it or [DONE] the reply is incomplete.
+  truncated: (text) => frame(textChunks(text).slice(0, 3)),
+  errorBody: (status, message) => JSON.stringify({ error: { code: status, message } }),
+};
+
+runProviderConformance({ describe, it }, { provider: "openrouter", wire, createModel: (settings) => createOpenRouterModel({ provider: "openrouter", apiKey: "test-key", ...settings }) });
+runProviderConformance({ describe, it }, { provider: "openai-compatible", wire, createModel: (settings) => createCompatibleModel({ provider: "openai-compatible", ...settings }) });
+
+describe("chat completions over HTTP", () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await startScriptedServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  const router = (extra: Record<string, unknown> = {}) =>
+    createOpenRouterModel({ provider: "openrouter", model: "openai/gpt-4o", apiKey: "sk-or-test", baseUrl: `${server.url}/api/v1/`, retryBaseDelayMs: 1, ...extra });
+  const sse = (chunks: unknown[]) => ({ headers: { "content-type": "text/event-stream" }, body: frame(chunks) });
+  const hi = { messages: [{ role: "user" as const, content: "Hi" }] };
+  const failure = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail("expected a failure"),
+      (error: unknown) => error,
+    );
+  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+    const seen: StreamEvent[] = [];
+    for await (const event of events) seen.push(event);
+    return seen;
+  }
+
+  it("POSTs to {baseUrl}/chat/completions with the bearer key and OpenRouter's attribution headers", async () => {
+    server.reply(sse(textChunks("ok")));
+    await router({ appName: "weft tests", appUrl: "https://example.com/app", effort: "high" }).chat(hi);
+    const [request] = server.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/api/v1/chat/completions" });
+    expect(request!.headers).toMatchObject({ authorization: "Bearer sk-or-test", "http-referer": "https://example.com/app", "x-title": "weft tests" });
+    expect(request!.body).toBe(
+      JSON.stringify({
+        model: "openai/gpt-4o",
+        messages: [{ role: "user", content: "Hi" }],
+        reasoning: { effort: "high" },
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
+  });
+
+  it("sends no key to an openai-compatible server that needs none, and reasoning_effort for effort", async () => {
+    server.reply(sse(textChunks("local")));
+    const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1`, effort: "max", maxTokens: 256 });
+    expect((await local.chat(hi)).content).toBe("local");
+    const [request] = server.requests;
+    expect(request!.path).toBe("/v1/chat/completions");
+    expect(request!.headers.authorization).toBeUndefined();
+    expect(request!.json()).toEqual({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], max_tokens: 256, reasoning_effort: "high", stream: true, stream_options: { include_usage: true } });
+  });
+
+  it("retries a 429 after its Retry-After, then answers", async () => {
+    server.reply(
+      { status: 429, headers: { "content-type": "application/json", "retry-after": "0" }, body: JSON.stringify({ error: { code: 429, message: "Rate limit exceeded" } }) },
+      sse(textChunks("after the wait")),
+    );
+    expect((await router().chat(hi)).content).toBe("after the wait");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("says which key to check on a 401", async () => {
+    server.reply({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: 401, message: "Missing Authentication header" } }) });
+    const error = await failure(router().chat(hi));
+    expect((error as Error).message).toBe("openrouter: HTTP 401 Missing Authentication header; the API key was rejected; check OPENROUTER_API_KEY or the apiKey setting");
+  });
+
+  it("fails on malformed JSON in a chunk, naming the provider", async () => {
+    server.reply({ headers: { "content-type": "text/event-stream" }, body: [...frame(textChunks("x").slice(0, 2)), 'data: {"choices":[{"delta":\n\n'] });
+    const error = await failure(router().chat(hi));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toMatch(/^openrouter: malformed JSON in the response stream \(.+\): \{"choices":\[\{"delta":$/);
+  });
+
+  it("accepts a stream that ends after a finish_reason without [DONE], and fails one that ends before", async () => {
+    server.reply(sse(textChunks("no sentinel").slice(0, -1)), sse(textChunks("cut").slice(0, 3)));
+    expect((await router().chat(hi)).content).toBe("no sentinel");
+    const error = await failure(router().chat(hi));
+    expect((error as Error).message).toBe("openrouter: the response stream ended before [DONE] or a finish_reason: the reply is incomplete (the connection may have dropped); try again");
+  });
+
+  it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
+    server.reply({ ...sse(textChunks("slow").slice(0, 2)), hang: true });
+    const error = await failure(drain(router({ idleTimeoutMs: 50 }).stream(hi)));
+    expect((error as Error).message).toMatch(/^openrouter: no data from the provider for 50 ms/);
+    await server.disconnected(0);
+  });
+
+  it("merges parallel tool-call fragments by index, emitting each call whole, in index order", async () => {
+    server.reply(
+      sse([
+        chunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"ci' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_time", arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 0, id: "", function: { name: "", arguments: 'ty":"Oslo"}' } }] }),
+        chunk({}, "tool_calls"),
+        "[DONE]",
+      ]),
+    );
+    const events = await drain(router().stream(hi));
+    expect(events.map((event) => (event.type === "tool_call" ? event.call : event.type))).toEqual([
+      { id: "call_a", name: "get_weather", arguments: { city: "Oslo" } },
+      { id: "call_b", name: "get_time", arguments: {} },
+      "done",
+    ]);
+  });
+
+  it("reads info() from GET {baseUrl}/models once, and says when the model is not listed", async () => {
+    const listing = { headers: { "content-type": "application/json" }, body: JSON.stringify({ data: [{ id: "openai/gpt-4o", context_length: 128000 }, { id: "other/model" }] }) };
+    server.reply(listing, listing);
+    const chat = router({ models: ["other/model"] });
+    expect(await chat.info()).toEqual({ provider: "openrouter", model: "openai/gpt-4o", contextWindow: 128000 });
+    expect(await chat.info()).toEqual({ provider: "openrouter", model: "openai/gpt-4o", contextWindow: 128000 });
+    chat.changeModel("other/model");
+    await expect(chat.info()).rejects.toThrow('openrouter: the context window of model "other/model" is unknown');
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /api/v1/models", "GET /api/v1/models"]);
+  });
+
+  it("reads vLLM's max_model_len for an openai-compatible info()", async () => {
+    server.reply({ headers: { "content-type": "application/json" }, body: JSON.stringify({ object: "list", data: [{ id: "qwen3", object: "model", max_model_len: 32768 }] }) });
+    const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1` });
+    expect(await local.info()).toEqual({ provider: "openai-compatible", model: "qwen3", contextWindow: 32768 });
+  });
+});
+
+describe("openrouter plugin", () => {
+  it("registers openrouter and openai-compatible; createModel('openrouter/openai/gpt-4o') works", async () => {
+    const server = await startScriptedServer();
+    const kernel = await createTestKernel([[openrouter, { apiKey: "or-key", baseUrl: server.url, compatible: { baseUrl: `${server.url}/local/v1`, maxTokensField: "max_completion_tokens", maxTokens: 99 } }]]);
+    try {
+      expect(kernel.providers()).toEqual(expect.arrayContaining(["openrouter", "openai-compatible"]));
+      const chat = await kernel.createModel("openrouter/openai/gpt-4o");
+      expect([chat.provider, chat.model, chat.effort]).toEqual(["openrouter", "openai/gpt-4o", "off"]);
+      server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via OpenRouter")) });
+      expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "via OpenRouter", model: "openrouter/openai/gpt-4o" });
+      expect(server.requests[0]!.json()).toMatchObject({ model: "openai/gpt-4o", reasoning: { effort: "none" } });
+
+      const local = await kernel.createModel("openai-compatible/Qwen/Qwen3-8B");
+      server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via vLLM")) });
+      expect((await local.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("via vLLM");
+      expect(server.requests[1]!.path).toBe("/local/v1/chat/completions");
+      expect(server.requests[1]!.headers.authorization).toBeUndefined();
+      expect(server.requests[1]!.json()).toMatchObject({ model: "Qwen/Qwen3-8B", max_completion_tokens: 99 });
+    } finally {
+      await kernel.close();
+      await server.close();
+    }
+  });
+
+  it("fails fast without OPENROUTER_API_KEY, and without a baseUrl for openai-compatible", async () => {
+    const saved = process.env.OPENROUTER_API_KEY;
+    delete process.env.OPENROUTER_API_KEY;
+    const kernel = await createTestKernel([openrouter]);
+    try {
+      await expect(kernel.createModel("openrouter/openai/gpt-4o")).rejects.toThrow(
+        new WeftError("CREDENTIAL_MISSING", "openrouter: no API key; set OPENROUTER_API_KEY in the environment, or apiKey in the plugin options (weft.config.yaml) or the model spec"),
+      );
+      await expect(kernel.createModel("openai-compatible/llama3")).rejects.toThrow(
+        new WeftError(
+          "CONFIG_INVALID",
+          "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1) or baseUrl in the model spec",
+        ),
+      );
+      process.env.OPENROUTER_API_KEY = "from-env";
+      expect((await kernel.createModel("openrouter/openai/gpt-4o")).model).toBe("openai/gpt-4o");
+    } finally {
+      if (saved === undefined) delete process.env.OPENROUTER_API_KEY;
+      else process.env.OPENROUTER_API_KEY = saved;
+      await kernel.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import {
+  ProviderError,
+  ReplyBuilder,
+  readProviderFault,
+  streamFaultError,
+  truncatedStreamError,
+  type ReasoningBlock,
+  type Stats,
+  type StreamEvent,
+} from "@weft/sdk";
+
+/** The end-of-stream sentinel of Chat Completions streams. */
+export const DONE = "[DONE]";
+
+export interface ChatCompletionsStreamContext {
+  provider: string;
+  /** `provider/model`, recorded on the message. */
+  model: string;
+  retries: number;
+}
+
+interface ToolSlot {
+  index: number;
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Turns Chat Completions stream chunks (parsed `data:` payloads, and the `[DONE]` sentinel) into
+ * StreamEvents. Tool-call fragments are merged by `index` (which may start anywhere), a later
+ * fragment's empty `id` or `name` never overwriting an earlier one; the calls are emitted whole once
+ * the reply finishes. Reasoning comes from `reasoning_content`, `reasoning` or `reasoning_details`.
+ * The stream is complete at `[DONE]`, or at its end after a `finish_reason`; a chunk with a
+ * top-level `error` fails it.
+ */
+export async function* decodeChatCompletionsStream(chunks: AsyncIterable<unknown> | Iterable<unknown>, context: ChatCompletionsStreamContext): AsyncGenerator<StreamEvent> {
+  const reply = new ReplyBuilder(context.model);
+  const slots = new Map<number, ToolSlot>();
+  const details = new ReasoningDetails();
+  let reasoningText = "";
+  let finishReason: string | undefined;
+  let stats: Stats | undefined;
+  let done = false;
+
+  for await (const chunk of chunks) {
+    if (chunk === DONE) {
+      done = true;
+      break;
+    }
+    if (!isObject(chunk)) continue;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      const code = isObject(chunk.error) ? chunk.error.code : undefined;
+      throw streamFaultError(context.provider, readProviderFault(chunk), context.retries, typeof code === "number" ? code : undefined);
+    }
+    if (isObject(chunk.usage)) stats = toStats(chunk.usage);
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!isObject(choice)) continue;
+    const delta = isObject(choice.delta) ? choice.delta : {};
+    const spoken = firstString(delta.reasoning_content, delta.reasoning);
+    const fragments = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : [];
+    // OpenRouter repeats `reasoning` in `reasoning_details`: show the text once, keep the details.
+    const thought = spoken ?? fragments.map((detail) => (isObject(detail) ? firstString(detail.text, detail.summary) ?? "" : "")).join("");
+    details.add(fragments);
+    const reasoning = reply.reasoning(thought);
+    if (reasoning) {
+      reasoningText += thought;
+      yield reasoning;
+    }
+    const text = reply.text(typeof delta.content === "string" ? delta.content : undefined);
+    if (text) yield text;
+    if (Array.isArray(delta.tool_calls)) for (const fragment of delta.tool_calls) if (isObject(fragment)) mergeToolCall(slots, fragment);
+    if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") finishReason = choice.finish_reason;
+  }
+  if (!done && finishReason === undefined) throw truncatedStreamError(context.provider, `${DONE} or a finish_reason`, context.retries);
+
+  for (const slot of [...slots.values()].sort((a, b) => a.index - b.index)) {
+    yield reply.toolCall({ id: slot.id, name: slot.name, arguments: parseArguments(slot, context) });
+  }
+  const merged = details.list();
+  const blocks: ReasoningBlock[] =
+    reasoningText || merged.length > 0 ? [{ provider: context.provider, ...(reasoningText ? { text: reasoningText } : {}), ...(merged.length > 0 ? { details: merged } : {}) }] : [];
+  yield* reply.finish({ stopReason: finishReason, stats, reasoning: blocks });
+}
+
+/** A non-streamed completion, as the chunks (and `[DONE]`) a stream of it would have sent. */
+export function completionAsChunks(completion: Record<string, any>): unknown[] {
+  const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  const chunk = {
+    ...completion,
+    choices: choices.map((choice: Record<string, any>) => {
+      const message = isObject(choice.message) ? choice.message : {};
+      const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call: object, index: number) => ({ index, ...call })) : undefined;
+      return { index: choice.index, delta: { ...message, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: choice.finish_reason };
+    }),
+  };
+  return [chunk, DONE];
+}
+
+function mergeToolCall(slots: Map<number, ToolSlot>, fragment: Record<string, any>): void {
+  const fn = isObject(fragment.function) ? fragment.function : {};
+  const index = typeof fragment.index === "number" ? fragment.index : indexWithoutOne(slots, fragment.id);
+  const slot = slots.get(index);
+  if (!slot) {
+    slots.set(index, { index, id: stringOr(fragment.id, ""), name: stringOr(fn.name, ""), arguments: stringOr(fn.arguments, "") });
+    return;
+  }
+  if (!slot.id && typeof fragment.id === "string") slot.id = fragment.id;
+  if (!slot.name && typeof fn.name === "string") slot.name = fn.name;
+  if (typeof fn.arguments === "string") slot.arguments += fn.arguments;
+}
+
+/** Servers that omit `index`: a new id opens a new call, anything else continues the last one. */
+function indexWithoutOne(slots: Map<number, ToolSlot>, id: unknown): number {
+  const last = [...slots.values()].at(-1);
+  if (typeof id === "string" && id !== "") {
+    for (const slot of slots.values()) if (slot.id === id) return slot.index;
+    return last ? last.index + 1 : 0;
+  }
+  return last?.index ?? 0;
+}
+
+function parseArguments(slot: ToolSlot, context: ChatCompletionsStreamContext): Record<string, unknown> {
+  if (slot.arguments.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(slot.arguments);
+  } catch (error) {
+    throw new ProviderError(`the arguments of tool call ${slot.name} (${slot.id}) are not valid JSON: ${slot.arguments.slice(0, 200)}`, { provider: context.provider, retries: context.retries }, { cause: error });
+  }
+  return isObject(parsed) ? parsed : {};
+}
+
+/**
+ * `reasoning_details` as the whole message would carry them: streamed fragments of one detail (same
+ * `index`) have their text joined; everything else is kept as sent.
+ */
+class ReasoningDetails {
+  readonly #byIndex = new Map<unknown, Record<string, unknown>>();
+  readonly #order: Record<string, unknown>[] = [];
+
+  add(fragments: unknown[]): void {
+    for (const fragment of fragments) {
+      if (!isObject(fragment)) continue;
+      const existing = fragment.index === undefined ? undefined : this.#byIndex.get(fragment.index);
+      if (!existing || existing.type !== fragment.type) {
+        const copy = { ...fragment };
+        if (fragment.index !== undefined) this.#byIndex.set(fragment.index, copy);
+        this.#order.push(copy);
+        continue;
+      }
+      for (const [key, value] of Object.entries(fragment)) {
+        if ((key === "text" || key === "summary" || key === "data") && typeof value === "string" && typeof existing[key] === "string") existing[key] += value;
+        else if (value !== null && value !== undefined) existing[key] = value;
+      }
+    }
+  }
+
+  list(): unknown[] {
+    return this.#order;
+  }
+}
+
+function toStats(usage: Record<string, any>): Stats {
+  const promptTokens = numberOr(usage.prompt_tokens, 0);
+  const outputTokens = numberOr(usage.completion_tokens, 0);
+  const prompt = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const completion = isObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const stats: Stats = {
+    promptTokens,
+    outputTokens,
+    // As the provider gives it: xAI counts reasoning in the total but not in completion_tokens.
+    totalTokens: numberOr(usage.total_tokens, promptTokens + outputTokens),
+    cacheReadTokens: numberOr(prompt.cached_tokens, numberOr(usage.prompt_cache_hit_tokens, 0)),
+    cacheWriteTokens: numberOr(prompt.cache_write_tokens, 0),
+  };
+  if (typeof completion.reasoning_tokens === "number") stats.reasoningTokens = completion.reasoning_tokens;
+  return stats;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === "string" && value !== "") return value;
+  return undefined;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" ? value : fallback;
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
