@@ -16,6 +16,7 @@ import type {
 import type { TodoItem } from "../builtins/todo-list.js";
 import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
 import { EventChannel } from "./event-channel.js";
+import { kernelTaps } from "./kernel-taps.js";
 import { Session } from "./session.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, type SessionStore } from "./session-store.js";
@@ -134,11 +135,6 @@ class WeftAgent implements Agent {
     };
     this.#compactor = new Compactor(kernel, resolveCompaction(options.compaction), (event) => this.#emit(event), (reply, durationMs) => {
       if (reply.stats) this.#running?.tally?.addSideCall(reply.stats, durationMs);
-    });
-    // Tool events come from the kernel's execute path; the ones for this turn's calls join the stream.
-    kernel.hooks.feedback.tap((event) => {
-      if (event.type !== "tool.called" && event.type !== "tool.progress" && event.type !== "tool.returned") return;
-      if (this.#running?.channel && this.#isCurrentCall(event.callId)) this.#running.channel.push(event);
     });
   }
 
@@ -262,6 +258,13 @@ class WeftAgent implements Agent {
     const running: Running = { controller, channel, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.#running = running;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    // Tool events come from the kernel's execute path; the ones for this turn's calls join the stream.
+    const listeners = kernelTaps(this.kernel).listeners;
+    const forward = (event: FeedbackEvent) => {
+      if (event.type !== "tool.called" && event.type !== "tool.progress" && event.type !== "tool.returned") return;
+      if (this.#isCurrentCall(event.callId)) channel.push(event);
+    };
+    listeners.add(forward);
     const run = (async () => {
       try {
         const session = await this.#ensureSession();
@@ -287,6 +290,7 @@ class WeftAgent implements Agent {
       } catch (error) {
         channel.fail(error);
       } finally {
+        listeners.delete(forward);
         this.#running = undefined;
         finished();
       }

@@ -225,4 +225,24 @@ describe("compaction", () => {
       { role: "user", content: "third" },
     ]);
   });
+
+  it("applies each agent's own stages when several agents share a kernel", async () => {
+    const { kernel } = setup();
+    const turns = (summary: string[]) => [{ text: "one", stats: { promptTokens: 10 } }, { text: "two", stats: { promptTokens: 950 } }, ...summary, "three"];
+    const plain = scriptedModel(turns([]), { contextWindow: 1000 });
+    const summarising = scriptedModel(turns(["Earlier: one, two."]), { contextWindow: 1000 });
+    const withoutStages = createAgent({ model: plain, kernel, compaction: { prune: false, summarise: false } });
+    const withStages = createAgent({ model: summarising, kernel, compaction: { keepRecentTurns: 1 } });
+    for (const agent of [withoutStages, withStages]) {
+      await agent.process("first");
+      await agent.process("second");
+      await agent.process("third");
+    }
+    expect(plain.requests[2].messages).toHaveLength(5);
+    expect(summarising.requests[3].messages).toEqual([
+      { role: "user", content: "Summary of the conversation so far:\n\nEarlier: one, two." },
+      { role: "user", content: "third" },
+    ]);
+    expect(wireProblems(summarising.requests[3].messages)).toEqual([]);
+  });
 });

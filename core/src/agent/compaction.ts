@@ -1,8 +1,7 @@
-import { CompactStage, errorMessage } from "@weft/sdk";
+import { errorMessage } from "@weft/sdk";
 import type { AssistantMessage, ChatModel, FeedbackEvent, Kernel, ToolSpec } from "@weft/sdk";
-import { pruneToolResults } from "./prune-tool-results.js";
+import { kernelTaps, type CompactionRoute } from "./kernel-taps.js";
 import type { Session } from "./session.js";
-import { summarise } from "./summarise.js";
 import { estimateMessagesTokens, estimateToolSpecTokens } from "./token-estimate.js";
 
 export interface CompactionOptions {
@@ -47,12 +46,12 @@ interface CompactRun {
 
 /**
  * Decides when to compact and runs the kernel's `compact` hook over a session's transcript. The
- * agent's own stages (prune, then summarise) are taps on that hook, so applications can add stages or
- * replace these; the taps act only on this agent's compactions.
+ * built-in stages (prune, then summarise) are taps on that hook (see kernel-taps.ts), so applications
+ * can add stages or replace these.
  */
 export class Compactor {
   readonly #windows = new Map<string, number | undefined>();
-  readonly #own = new WeakSet<AbortSignal>();
+  readonly #route: CompactionRoute;
 
   constructor(
     private readonly kernel: Kernel,
@@ -61,19 +60,12 @@ export class Compactor {
     /** Told about each summary call, so its tokens count in the turn's usage. */
     onSummaryReply: (reply: AssistantMessage, durationMs: number) => void,
   ) {
+    this.#route = {};
     if (options === false) return;
     const { keepRecentTurns } = options;
-    if (options.prune) {
-      kernel.hooks.compact.tap({ stage: CompactStage.PRUNE }, (state) =>
-        this.#own.has(state.signal) ? pruneToolResults(state, { keepRecentTurns, maxChars: options.pruneToolResultChars }) : state,
-      );
-    }
+    if (options.prune) this.#route.prune = { keepRecentTurns, maxChars: options.pruneToolResultChars };
     if (options.summarise) {
-      kernel.hooks.compact.tap({ stage: CompactStage.SUMMARISE }, (state) =>
-        this.#own.has(state.signal)
-          ? summarise(state, { keepRecentTurns, prepare: (request, model) => kernel.prepareRequest(request, model), onReply: onSummaryReply })
-          : state,
-      );
+      this.#route.summarise = { keepRecentTurns, prepare: (request, model) => kernel.prepareRequest(request, model), onReply: onSummaryReply };
     }
   }
 
@@ -115,8 +107,9 @@ export class Compactor {
   async #run(run: CompactRun): Promise<number | undefined> {
     const { session, estimatedTokens, thresholdTokens } = run;
     this.emit({ type: "compaction.started", estimatedTokens, thresholdTokens });
+    // A signal of its own marks this compaction, so the shared stage taps apply this agent's options.
     const signal = AbortSignal.any([run.signal]);
-    this.#own.add(signal);
+    kernelTaps(this.kernel).compactions.set(signal, this.#route);
     let result;
     try {
       result = await this.kernel.compact({ messages: session.transcript(), estimatedTokens, thresholdTokens, contextWindow: run.contextWindow, model: run.model, signal });
