@@ -277,7 +277,7 @@ class WeftAgent implements Agent {
           signal,
           waitFor: this.#waitFor,
           emit: (event) => this.#emit(event),
-        });
+        }, "answer" in start);
         running.tally = turn.tally;
         let response: AgentResponse;
         try {

@@ -161,7 +161,9 @@ describe("suspension without waitFor", () => {
     const agent = createAgent({ model, kernel });
     await agent.startSession({ tools: [approvalTool([])] });
     await agent.process("delete a.txt");
-    await agent.process("actually, don't");
+    const moved = await agent.process("actually, don't");
+    // A new turn: the abandoned one's counts are not carried over.
+    expect(moved.metadata).toMatchObject({ iterations: 1, toolCalls: 0 });
     expect(model.requests[1].messages.slice(-2)).toEqual([
       {
         role: "tool",

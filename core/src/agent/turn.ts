@@ -62,9 +62,10 @@ export class Turn {
   /** Where this turn's assistant messages begin, for the response text. */
   readonly #firstMessage: number;
 
-  constructor(deps: TurnDeps) {
+  /** `resuming`: the turn continues the pending one (its metadata and guard); new input starts afresh. */
+  constructor(deps: TurnDeps, resuming: boolean) {
     this.#deps = deps;
-    const prior = deps.session.pending;
+    const prior = resuming ? deps.session.pending : undefined;
     this.tally = new TurnTally(prior?.metadata);
     this.#guard = new LoopGuard(deps.settings.repeatLimit, prior?.guard);
     this.#firstMessage = prior ? lastAssistantIndex(deps.session) : deps.session.history.length;
