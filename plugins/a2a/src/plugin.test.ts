@@ -202,11 +202,11 @@ describe("@weft/plugin-a2a", () => {
   });
 
   it("cancels the remote task of a call that runs past its timeout", async () => {
-    const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl, timeout: 500 }] }]], { logger: memoryLogger() });
+    const kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: research.cardUrl, timeout: 1_500 }] }]], { logger: memoryLogger() });
     try {
       const cancelled = research.nextCancel();
       const result = await kernel.execute({ name: "Research_Agent__cite", arguments: { task: "slow" } });
-      expect(result).toEqual({ isError: true, output: "Research_Agent__cite timed out after 500 ms", metadata: { timedOut: true } });
+      expect(result).toEqual({ isError: true, output: "Research_Agent__cite timed out after 1500 ms", metadata: { timedOut: true } });
       expect(research.cancels).toContain(await cancelled);
     } finally {
       await kernel.close();
