@@ -156,11 +156,11 @@ function fail(res, status, message) {
 }
 
 /**
- * Starts the server; `counts` tallies requests so the orchestrator can check each framework made
- * exactly two model calls per run.
+ * Starts the server; `counts` tallies requests (`modelCalls`: the POSTs) so the orchestrator can check
+ * each framework made exactly two model calls per run.
  */
 export async function startMockLlmServer() {
-  const counts = { total: 0, errors: 0, lastError: undefined };
+  const counts = { total: 0, modelCalls: 0, errors: 0, lastError: undefined };
   let nextId = 0;
   const server = createServer((req, res) => {
     const chunks = [];
@@ -175,6 +175,7 @@ export async function startMockLlmServer() {
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+        if (req.method === "POST") counts.modelCalls++;
         if (req.method === "POST" && path.endsWith("/chat/completions")) return send(res, openAiResponse(body, requestId));
         if (req.method === "POST" && path.endsWith("/messages")) return send(res, anthropicResponse(body, requestId));
         counts.errors++;

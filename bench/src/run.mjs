@@ -68,7 +68,7 @@ try {
     if (only && !only.includes(framework.name)) continue;
     results.versions[framework.name] = Object.fromEntries(framework.packages.map((name) => [name, packageVersion(name, benchDir)]));
     for (const scenario of framework.scenarios) {
-      const before = llm.counts.total;
+      const before = llm.counts.modelCalls;
       process.stderr.write(`${framework.name} ${scenario} ... `);
       const config = {
         runner: join(benchDir, "src", framework.runner),
@@ -82,7 +82,7 @@ try {
       const result = await runChild("measure.mjs", [JSON.stringify(config)]);
       result.framework = framework.name;
       result.scenario = scenario;
-      result.requestsPerRun = result.total ? (llm.counts.total - before) / result.total : undefined;
+      result.requestsPerRun = result.total ? (llm.counts.modelCalls - before) / result.total : undefined;
       results.frameworks.push(result);
       process.stderr.write(result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms\n` : `FAILED ${(result.error ?? result.failures?.[0] ?? "").split("\n")[0]}\n`);
     }

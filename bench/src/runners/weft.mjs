@@ -1,0 +1,67 @@
+/**
+ * weft: a kernel with the openai-compatible provider (@weft/plugin-openrouter), the MCP bridge
+ * (@weft/plugin-mcp, servers added through the `mcp` service it publishes) and the skills plugin,
+ * and the agent from @weft/core. Resolved from the workspace (bench/ has no copy of them), built dist/.
+ * The MCP and skills plugins are imported when a scenario enables them, as weft loads plugins named in
+ * a config; their import time is then part of init.
+ */
+import { createAgent, createKernel } from "@weft/core";
+import openrouterPlugin from "@weft/plugin-openrouter";
+import { defineTool } from "@weft/sdk";
+import { Type } from "typebox";
+import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM, TOOL_DESCRIPTIONS, add, weather } from "../script.mjs";
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
+  const kernel = createKernel({ logger: silent });
+  await kernel.use(openrouterPlugin);
+  const tools = [];
+  if (scenario === "native") {
+    tools.push(
+      defineTool({
+        name: "get_weather",
+        description: TOOL_DESCRIPTIONS.get_weather,
+        input: Type.Object({ city: Type.String({ description: "City name" }) }),
+        execute: ({ city }) => ({ output: weather(city) }),
+      }),
+      defineTool({
+        name: "add",
+        description: TOOL_DESCRIPTIONS.add,
+        input: Type.Object({ a: Type.Number(), b: Type.Number() }),
+        execute: ({ a, b }) => ({ output: add(a, b) }),
+      }),
+    );
+  } else {
+    const { default: mcpPlugin } = await import("@weft/plugin-mcp");
+    await kernel.use(mcpPlugin);
+    await kernel.ready();
+    await kernel.scope("bench").need("mcp").addServer("bench", { command: mcpServer.command, args: mcpServer.args });
+  }
+  if (scenario === "full") {
+    const { default: skillsPlugin } = await import("@weft/plugin-skills");
+    await kernel.use(skillsPlugin, { paths: [skillsDir] });
+    tools.push(
+      defineTool({
+        name: NATIVE_EXTRA.name,
+        description: NATIVE_EXTRA.description,
+        input: Type.Object({ city: Type.String() }),
+        execute: ({ city }) => ({ output: NATIVE_EXTRA.run(city) }),
+      }),
+    );
+  }
+  const model = await kernel.createModel({ provider: "openai-compatible", model: MODEL_ID, baseUrl: `${llmUrl}/v1`, apiKey: "bench" });
+  const agent = createAgent({ model, kernel });
+  await agent.startSession({ prompt: SYSTEM, tools });
+  return {
+    async run() {
+      // Each run is a fresh conversation, as for every other framework.
+      await agent.resetSession();
+      return (await agent.process(PROMPT)).content;
+    },
+    close: async () => {
+      await agent.close();
+      await kernel.close();
+    },
+  };
+}
