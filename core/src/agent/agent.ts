@@ -20,6 +20,7 @@ import { kernelTaps } from "./kernel-taps.js";
 import { Session } from "./session.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, type SessionStore } from "./session-store.js";
+import { toolSpecs } from "./tool-specs.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
 
@@ -232,9 +233,8 @@ class WeftAgent implements Agent {
     try {
       const session = await this.#ensureSession();
       const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-      const tools = this.kernel.tools.list().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
       session.system = await this.kernel.buildPrompt(session.prompt);
-      await this.#compactor.compactNow(session, this.model, tools, signal);
+      await this.#compactor.compactNow(session, this.model, toolSpecs(this.kernel), signal);
       await this.#save(session);
     } finally {
       this.#running = undefined;

@@ -1,11 +1,12 @@
 import { WeftError, emptyStats } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, Kernel, PendingAnswer, Suspension, ToolSpec, TurnMetadata, WaitFor } from "@weft/sdk";
+import type { AssistantMessage, ChatModel, FeedbackEvent, Kernel, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
 import type { CompactionTurnState, Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
 import type { PendingSlot } from "./session-state.js";
 import { abandonedResult, abortedWaitingResult, requestOf } from "./suspension.js";
 import { answerSlot, runRound, toolMessage, type RoundContext } from "./tool-round.js";
+import { toolSpecs } from "./tool-specs.js";
 import { TurnTally } from "./turn-tally.js";
 
 export type AgentStatus = "done" | "pending" | "incomplete";
@@ -114,7 +115,7 @@ export class Turn {
 
   async #callModel(): Promise<AssistantMessage> {
     const { kernel, model, session, compactor, signal, emit } = this.#deps;
-    const tools: ToolSpec[] = kernel.tools.list().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const tools = toolSpecs(kernel);
     session.system = await kernel.buildPrompt(session.prompt);
     await compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
     const messages = session.transcript();
