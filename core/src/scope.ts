@@ -1,5 +1,5 @@
 import type { AsyncSeriesHook } from "tapable";
-import { WeftError, errorMessage } from "@weft/sdk";
+import { WeftError, errorMessage, isWeftError } from "@weft/sdk";
 import type {
   Disposer,
   ExecuteOptions,
@@ -74,7 +74,9 @@ export class Scope implements ScopeContract, TapOwner {
       try {
         await run();
       } catch (error) {
-        throw new WeftError("PLUGIN_INVALID", `${this.name} failed while registering: ${errorMessage(error)}`, { cause: error });
+        // A plugin's own typed error (a deadline, a bad config) reaches the host with its code intact.
+        if (isWeftError(error)) throw error;
+        throw new WeftError("PLUGIN_SETUP_FAILED", `${this.name} failed while registering: ${errorMessage(error)}`, { cause: error });
       }
     };
     if (this.host.isReady) this.#pending.push(guarded());
