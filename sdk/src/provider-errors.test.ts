@@ -56,11 +56,11 @@ describe("provider error messages", () => {
     expect(idleTimeoutError("ollama", 50, 0).message).toBe(
       "ollama: no data from the provider for 50 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
     );
-    expect(malformedChunkError("openrouter", "{oops", new SyntaxError("bad"), 0).message).toBe("openrouter: malformed JSON in the response stream (bad): {oops");
+    expect(malformedChunkError("openrouter", "{oops", new SyntaxError("bad"), 0).message).toBe("openrouter: malformed JSON in the response (bad): {oops");
   });
 
   it("parseJsonChunk names the provider when a chunk is not JSON", () => {
     expect(parseJsonChunk("x", '{"a":1}', 0)).toEqual({ a: 1 });
-    expect(() => parseJsonChunk("openai-compatible", '{"choices": [', 2)).toThrow(/^openai-compatible: malformed JSON in the response stream \(.+\): \{"choices": \[$/);
+    expect(() => parseJsonChunk("openai-compatible", '{"choices": [', 2)).toThrow(/^openai-compatible: malformed JSON in the response \(.+\): \{"choices": \[$/);
   });
 });

@@ -90,7 +90,7 @@ export function streamFaultError(provider: string, fault: ProviderFault, retries
 
 /** A stream chunk that is not the JSON it should be. */
 export function malformedChunkError(provider: string, text: string, cause: unknown, retries: number): ProviderError {
-  return new ProviderError(`malformed JSON in the response stream (${errorMessage(cause)}): ${excerpt(text)}`, { provider, retries }, { cause });
+  return new ProviderError(`malformed JSON in the response (${errorMessage(cause)}): ${excerpt(text)}`, { provider, retries }, { cause });
 }
 
 /** A stream that stopped before its terminal event: the reply is cut short, never a valid answer. */

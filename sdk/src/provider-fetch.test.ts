@@ -62,6 +62,12 @@ describe("providerFetch", () => {
     expect(server.requests[0]).toMatchObject({ method: "GET", body: "" });
   });
 
+  it("fails json() on a body that is not JSON with a ProviderError", async () => {
+    server.reply({ headers: { "content-type": "application/json" }, body: "<html>oops</html>" });
+    const response = await providerFetch({ url: `${server.url}/models` }, fast);
+    await expect(response.json()).rejects.toThrow(/^test: malformed JSON in the response \(.+\): <html>oops<\/html>$/);
+  });
+
   it("retries a 429 after its Retry-After and reports the retries", async () => {
     server.reply(json(429, { error: { message: "slow down" } }, { "retry-after": "0.01" }), json(429, {}, { "retry-after": "0" }), json(200, { ok: true }));
     const response = await providerFetch({ url: server.url, body: {} }, fast);

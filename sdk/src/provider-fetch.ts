@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelay, type RetryPolicy } from "./retry-policy.js";
-import { brokenStreamError, httpStatusError, idleTimeoutError, networkError, readProviderFaultText } from "./provider-errors.js";
+import { brokenStreamError, httpStatusError, idleTimeoutError, networkError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
 
 /** The default idle timeout: how long a request may go without a byte before it is dropped. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -31,7 +31,7 @@ export interface ProviderResponse {
   readonly retries: number;
   /** The body as it arrives. Stopping early (break) closes the connection. Read it once. */
   chunks(): AsyncGenerator<Uint8Array>;
-  /** The whole body parsed as JSON. */
+  /** The whole body parsed as JSON; a body that is not JSON is a ProviderError. */
   json(): Promise<unknown>;
 }
 
@@ -146,8 +146,7 @@ class Connection {
       retries: this.retries,
       chunks: () => connection.#chunks(response),
       async json() {
-        const text = await connection.text(response);
-        return JSON.parse(text) as unknown;
+        return parseJsonChunk(connection.provider, await connection.text(response), connection.retries);
       },
     };
   }

@@ -144,7 +144,7 @@ describe("anthropic over HTTP", () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: [...sse([start]), 'event: content_block_start\ndata: {"type":"content_block_start",\n\n'] });
     const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toMatch(/^anthropic: malformed JSON in the response stream \(.+\): \{"type":"content_block_start",$/);
+    expect((error as Error).message).toMatch(/^anthropic: malformed JSON in the response \(.+\): \{"type":"content_block_start",$/);
   });
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {

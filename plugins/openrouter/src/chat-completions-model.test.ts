@@ -113,7 +113,7 @@ describe("chat completions over HTTP", () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: [...frame(textChunks("x").slice(0, 2)), 'data: {"choices":[{"delta":\n\n'] });
     const error = await failure(router().chat(hi));
     expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toMatch(/^openrouter: malformed JSON in the response stream \(.+\): \{"choices":\[\{"delta":$/);
+    expect((error as Error).message).toMatch(/^openrouter: malformed JSON in the response \(.+\): \{"choices":\[\{"delta":$/);
   });
 
   it("accepts a stream that ends after a finish_reason without [DONE], and fails one that ends before", async () => {

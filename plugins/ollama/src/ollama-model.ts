@@ -1,0 +1,87 @@
+import { Type } from "typebox";
+import {
+  createProviderModel,
+  ndjsonValues,
+  parseJsonChunk,
+  providerFetch,
+  providerSettingsProperties,
+  resolveModelSettings,
+  type ChatModel,
+  type ChatRequest,
+  type ModelCall,
+  type ModelSpec,
+  type ProviderFetchOptions,
+  type StreamEvent,
+} from "@weft/sdk";
+import { OLLAMA, ollamaRequestBody } from "./ollama-request.js";
+import { decodeOllamaStream } from "./ollama-stream.js";
+
+export const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
+/** Loading a large model can take minutes before the first byte. */
+export const OLLAMA_IDLE_TIMEOUT_MS = 300_000;
+
+export const OllamaSettings = Type.Object({
+  ...providerSettingsProperties,
+  numCtx: Type.Optional(Type.Integer({ minimum: 1, description: "options.num_ctx: the context length to load the model with; also what info() reports" })),
+  keepAlive: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: "keep_alive: how long the model stays loaded (e.g. 5m, 0)" })),
+});
+
+/**
+ * The base URL as Ollama's own client reads `OLLAMA_HOST`: a missing scheme means http, and a
+ * missing port on http means 11434.
+ */
+export function ollamaBaseUrl(host: string): string {
+  const trimmed = host.trim().replace(/\/+$/, "");
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  const url = new URL(withScheme);
+  const hostPart = withScheme.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split("/")[0] ?? "";
+  if (url.protocol === "http:" && !/:\d+$/.test(hostPart)) url.port = "11434";
+  return url.toString().replace(/\/+$/, "");
+}
+
+/** A ChatModel over Ollama's native `/api/chat`. No key; the host from settings, `OLLAMA_HOST`, or localhost. */
+export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
+  const settings = resolveModelSettings(OllamaSettings, defaults, spec);
+  const baseUrl = settings.baseUrl ? settings.baseUrl.replace(/\/+$/, "") : process.env.OLLAMA_HOST ? ollamaBaseUrl(process.env.OLLAMA_HOST) : OLLAMA_DEFAULT_HOST;
+  // Ollama's hosted API takes a bearer key; a local server needs none.
+  const headers = { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) };
+  const transport: ProviderFetchOptions = {
+    provider: OLLAMA,
+    maxRetries: settings.maxRetries,
+    baseDelayMs: settings.retryBaseDelayMs,
+    maxDelayMs: settings.maxRetryDelayMs,
+    idleTimeoutMs: settings.idleTimeoutMs ?? OLLAMA_IDLE_TIMEOUT_MS,
+    credentialHint: "the server rejected the API key; check the apiKey setting",
+  };
+
+  async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
+    const body = ollamaRequestBody(request, { model: call.model, effort: call.effort, maxTokens: settings.maxTokens, numCtx: settings.numCtx, keepAlive: settings.keepAlive });
+    const response = await providerFetch({ url: `${baseUrl}/api/chat`, headers, body, signal: request.signal }, transport);
+    const context = { model: `${OLLAMA}/${call.model}`, retries: response.retries };
+    // A non-streamed reply (application/json, maybe pretty-printed) is one object with done: true.
+    if (response.headers.get("content-type")?.includes("application/json")) {
+      yield* decodeOllamaStream([await response.json()], context);
+      return;
+    }
+    yield* decodeOllamaStream(
+      ndjsonValues(response.chunks(), (line) => parseJsonChunk(OLLAMA, line, response.retries)),
+      context,
+    );
+  }
+
+  return createProviderModel({
+    provider: OLLAMA,
+    model: settings.model,
+    models: settings.models,
+    effort: settings.effort,
+    contextWindow: settings.contextWindow ?? settings.numCtx,
+    stream,
+    async lookupContextWindow(model) {
+      const response = await providerFetch({ url: `${baseUrl}/api/show`, headers, body: { model } }, transport);
+      const shown = (await response.json()) as { model_info?: Record<string, unknown> };
+      const info = shown.model_info ?? {};
+      const size = info[`${String(info["general.architecture"])}.context_length`];
+      return typeof size === "number" ? size : undefined;
+    },
+  });
+}
