@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { FRAMEWORKS } from "./frameworks.mjs";
 import { machine, packageVersion } from "./machine.mjs";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
-import { renderTable, updateReadme } from "./table.mjs";
+import { oneLine, renderTable, updateReadme } from "./table.mjs";
 
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
@@ -84,18 +84,19 @@ try {
       result.scenario = scenario;
       result.requestsPerRun = result.total ? (llm.counts.modelCalls - before) / result.total : undefined;
       results.frameworks.push(result);
-      process.stderr.write(result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms\n` : `FAILED ${(result.error ?? result.failures?.[0] ?? "").split("\n")[0]}\n`);
+      process.stderr.write(result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms\n` : `FAILED ${oneLine(result.error ?? result.failures?.[0])}\n`);
     }
   }
   if (!only || only.includes("mcp-parallel")) {
     process.stderr.write("mcp-parallel ... ");
     results.mcpParallel = await runChild("mcp-parallel.mjs", [JSON.stringify({ mcpServer })]);
-    process.stderr.write(results.mcpParallel.ok ? "done\n" : `FAILED ${results.mcpParallel.error?.split("\n")[0]}\n`);
+    const failed = [results.mcpParallel.weft, results.mcpParallel.floor].filter((side) => !side?.ok);
+    process.stderr.write(failed.length ? `FAILED ${oneLine(failed[0]?.error ?? results.mcpParallel.error)}\n` : "done\n");
   }
   if (!only || only.includes("parse")) {
     process.stderr.write("parse ... ");
     results.parse = await runChild("parse-bench.mjs", [JSON.stringify({ fixtures: join(benchDir, "..", "fixtures", "providers") })]);
-    process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${results.parse.error?.split("\n")[0]}\n`);
+    process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${oneLine(results.parse.error ?? results.parse.rows?.find((row) => row.error)?.error)}\n`);
   }
 } finally {
   await llm.close();
