@@ -10,7 +10,10 @@ export interface McpServerConfig {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** remote: `http` (Streamable HTTP, falling back to SSE) or `sse`. */
+  /**
+   * `stdio` (the default with `command`), `http` (Streamable HTTP, falling back to SSE; the default with
+   * `url`) or `sse`. mcp.json files may also say `local`/`remote` (the array form), which the plugin maps.
+   */
   type?: "stdio" | "http" | "sse";
   url?: string;
   headers?: Record<string, string>;
@@ -33,6 +36,49 @@ export interface McpServerStatus {
   state: McpServerState;
   tools: number;
   error?: string;
+  /** stdio: the exit code of a server that died (null when a signal killed it). */
+  exitCode?: number | null;
+  /** stdio: the last lines the server wrote to stderr, kept for a failed status. */
+  stderr?: string[];
+}
+
+/** A resource a server lists (`resources/list`). */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of a read resource: text, or base64 `blob` for binary data. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** A prompt template a server lists (`prompts/list`). */
+export interface McpPrompt {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+/** A prompt filled in by its server, its messages flattened to text the way tool results are. */
+export interface McpPromptResult {
+  description?: string;
+  messages: { role: "user" | "assistant"; content: string }[];
+}
+
+/** What a server said about itself at the handshake, for the system prompt. */
+export interface McpInstructions {
+  server: string;
+  text: string;
 }
 
 export interface McpServerHandle {
@@ -40,12 +86,31 @@ export interface McpServerHandle {
   /** Exposed (prefixed, sanitized) names of the tools this server registered. */
   toolNames(): string[];
   status(): McpServerStatus;
+  /** The server's `instructions` from the handshake, when it sent any. */
+  instructions(): string | undefined;
   /** Stops the server and removes its tools. */
   close(): Promise<void>;
 }
 
 export interface McpHost {
-  /** Starts one server and registers its tools as `<name>__<tool>`; resolves once they are listed. */
+  /**
+   * Starts one server and registers its tools as `<name>__<tool>`; resolves once they are listed. A server
+   * that fails to start still resolves: its handle's status says `failed` and why. A bad config rejects
+   * with MCP_CONFIG_INVALID; a name already running rejects with MCP_SERVER_EXISTS.
+   */
   addServer(name: string, config: McpServerConfig, options?: { signal?: AbortSignal }): Promise<McpServerHandle>;
+  /** Every known server, in the order they were configured or added. */
   status(): McpServerStatus[];
+  /** (Re)starts a known server; one whose process died is replaced. Resolves with its new status. */
+  start(name: string, options?: { signal?: AbortSignal }): Promise<McpServerStatus>;
+  /** Stops a server and removes its tools; its config is kept for a later `start`. */
+  stop(name: string): Promise<McpServerStatus>;
+  /** Resources of every connected server (or of one), in server order. */
+  resources(server?: string): Promise<McpResource[]>;
+  readResource(server: string, uri: string): Promise<McpResourceContents[]>;
+  /** Prompts of every connected server (or of one), in server order. */
+  prompts(server?: string): Promise<McpPrompt[]>;
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+  /** The connected servers' `instructions`, in server order, to add to a system prompt. */
+  instructions(): McpInstructions[];
 }
