@@ -121,7 +121,7 @@ describe("providerFetch", () => {
 
   it("fails with an idle timeout when the body stops flowing, and closes the connection", async () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: ["data: first\n\n"], hang: true });
-    const response = await providerFetch({ url: server.url, body: {} }, { ...fast, idleTimeoutMs: 50 });
+    const response = await providerFetch({ url: server.url, body: {} }, { ...fast, maxRetries: 0, idleTimeoutMs: 300 });
     const seen: string[] = [];
     const error = await rejection(
       (async () => {
@@ -130,7 +130,7 @@ describe("providerFetch", () => {
     );
     expect(seen).toEqual(["data: first\n\n"]);
     expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toBe("test: no data from the provider for 50 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start");
+    expect((error as Error).message).toBe("test: no data from the provider for 300 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start");
     await server.disconnected(0);
   });
 

@@ -149,9 +149,9 @@ describe("anthropic over HTTP", () => {
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
     server.reply({ ...streamReply(textReply("slow").slice(0, 3)), hang: true });
-    const error = await failure(drain(model({ idleTimeoutMs: 50 }).stream({ messages: [{ role: "user", content: "Hi" }] })));
+    const error = await failure(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream({ messages: [{ role: "user", content: "Hi" }] })));
     expect((error as Error).message).toBe(
-      "anthropic: no data from the provider for 50 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
+      "anthropic: no data from the provider for 300 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
     );
     await server.disconnected(0);
   });

@@ -95,8 +95,8 @@ describe("ollama over HTTP", () => {
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
     server.reply({ ...ndjson([line({ content: "slow" })]), hang: true });
-    const error = await failure(drain(model({ idleTimeoutMs: 50 }).stream(hi)));
-    expect((error as Error).message).toMatch(/^ollama: no data from the provider for 50 ms/);
+    const error = await failure(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream(hi)));
+    expect((error as Error).message).toMatch(/^ollama: no data from the provider for 300 ms/);
     await server.disconnected(0);
   });
 
