@@ -120,9 +120,9 @@ describe("ReplyBuilder", () => {
 describe("resolveModelSettings", () => {
   const schema = Type.Object({ ...providerSettingsProperties, region: Type.Optional(Type.String()) });
 
-  it("lets the spec override the plugin options, adds the model to models and defaults effort to off", () => {
+  it("lets the spec override the plugin options and defaults effort to off", () => {
     const settings = resolveModelSettings(schema, { baseUrl: "http://a", maxRetries: 1, models: ["x"], region: "eu" }, { provider: "p", model: "m", maxRetries: 5, baseUrl: undefined });
-    expect(settings).toEqual({ baseUrl: "http://a", maxRetries: 5, models: ["x", "m"], region: "eu", model: "m", effort: "off" });
+    expect(settings).toEqual({ baseUrl: "http://a", maxRetries: 5, models: ["x"], region: "eu", model: "m", effort: "off" });
   });
 
   it("names the bad setting", () => {

@@ -26,12 +26,12 @@ export const providerSettingsProperties = {
 export const ProviderSettings = Type.Object(providerSettingsProperties);
 export type ProviderSettings = Static<typeof ProviderSettings>;
 
-/** Settings after merging: the model is known, `models` contains it, effort has its default. */
-export type ResolvedSettings<S extends TObject> = Static<S> & { model: string; models: string[]; effort: Effort };
+/** Settings after merging: the model is known and effort has its default. */
+export type ResolvedSettings<S extends TObject> = Static<S> & { model: string; effort: Effort };
 
 /**
  * Merges a provider plugin's options (the defaults) with the spec given to `createModel` (its defined
- * fields win), validates the result against `schema`, and fills `models` and `effort` (default `off`).
+ * fields win), validates the result against `schema`, and fills in `effort` (default `off`).
  */
 export function resolveModelSettings<S extends TObject>(schema: S, defaults: unknown, spec: ModelSpec): ResolvedSettings<S> {
   const merged: Record<string, unknown> = { ...(isRecord(defaults) ? defaults : {}) };
@@ -49,9 +49,6 @@ export function resolveModelSettings<S extends TObject>(schema: S, defaults: unk
     const detail = first.instancePath === "/effort" ? `use one of ${EFFORTS.join(", ")}` : first.message;
     throw new WeftError(code, `${provider}: invalid model setting ${first.instancePath.slice(1).replaceAll("/", ".")}: ${detail}`);
   }
-  const model = merged.model;
-  const listed = Array.isArray(merged.models) ? (merged.models as string[]) : [];
-  merged.models = listed.includes(model) ? [...listed] : [...listed, model];
   merged.effort ??= "off";
   return merged as ResolvedSettings<S>;
 }
