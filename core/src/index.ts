@@ -18,3 +18,7 @@ export { coreBuiltins } from "./builtins/core-builtins.js";
 export { questionTool } from "./builtins/question.js";
 export { todowriteTool } from "./builtins/todowrite.js";
 export { renderTodos, type TodoItem, type TodoList } from "./builtins/todo-list.js";
+export { createToolkit, type Toolkit } from "./toolkit/toolkit.js";
+export type { ToolkitOptions, PluginSpec, DataSkill, AgentSource } from "./toolkit/toolkit-options.js";
+export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "./toolkit/tool-schemas.js";
+export { BUILTIN_PACKS } from "./toolkit/tool-sources.js";

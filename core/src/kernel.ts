@@ -45,6 +45,7 @@ class WeftKernel implements Kernel {
   readonly #services = new Map<string, unknown>();
   readonly #applied: Applied[] = [];
   readonly #scopes = new Set<Scope>();
+  readonly #loading: string[] = [];
   readonly #app: Scope;
   readonly #baseDir: string;
   #ready: Promise<void> | undefined;
@@ -104,7 +105,7 @@ class WeftKernel implements Kernel {
       close: async () => {
         const index = this.#applied.findIndex((applied) => applied.scope === scope);
         if (index >= 0) this.#applied.splice(index, 1);
-        await this.#dispose(scope);
+        await scope.dispose();
       },
     };
     this.#applied.push({ handle, scope });
@@ -125,6 +126,10 @@ class WeftKernel implements Kernel {
     return this.#applied.map((applied) => applied.handle);
   }
 
+  loading(): string[] {
+    return [...new Set(this.#loading)];
+  }
+
   scope(name: string): Scope {
     const kernel = this;
     const scope = new Scope(name, {
@@ -137,14 +142,14 @@ class WeftKernel implements Kernel {
         return kernel.#isReady;
       },
       addProvider: (provider, owner) => this.#addProvider(provider, owner),
+      beginContribution: (owner) => {
+        this.#loading.push(owner);
+        return () => void this.#loading.splice(this.#loading.indexOf(owner), 1);
+      },
       emit: (event) => this.emit(event),
       execute: (call, options) => this.execute(call, options),
+      forget: (disposed) => this.#scopes.delete(disposed),
     });
-    const dispose = scope.dispose.bind(scope);
-    scope.dispose = async () => {
-      this.#scopes.delete(scope);
-      await dispose();
-    };
     this.#scopes.add(scope);
     return scope;
   }
@@ -197,12 +202,8 @@ class WeftKernel implements Kernel {
     if (this.#closed) return;
     this.#closed = true;
     // Plugins and sessions are torn down newest first: a plugin may still need one set up before it.
-    for (const scope of [...this.#scopes].reverse()) await this.#dispose(scope);
+    for (const scope of [...this.#scopes].reverse()) await scope.dispose();
     this.#applied.length = 0;
-  }
-
-  async #dispose(scope: Scope): Promise<void> {
-    await scope.dispose();
   }
 
   #addProvider(provider: Provider, owner: string): Disposer {
@@ -239,7 +240,8 @@ function checkShape(plugin: Plugin<any>, from?: string): Plugin<any> {
 /** Fills defaults and validates; the error lists each failing option path for the loader to locate. */
 function resolveOptions(plugin: Plugin<any>, options: unknown): unknown {
   if (!plugin.options) return options ?? {};
-  const value = withDefaults(plugin.options, structuredClone(options ?? {}));
+  // Not cloned: code-configured options may hold functions and signals (a skill provider, a waitFor).
+  const value = withDefaults(plugin.options, options ?? {});
   const problems = [...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message }));
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);
   return value;

@@ -29,8 +29,12 @@ export interface ScopeHost {
   readonly services: Map<string, unknown>;
   readonly isReady: boolean;
   addProvider(provider: Provider, owner: string): Disposer;
+  /** Marks a contribution of `owner` as running until the returned function is called. */
+  beginContribution(owner: string): () => void;
   emit(event: FeedbackEvent): void;
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Called once when the scope is disposed, so the kernel stops tracking it. */
+  forget(scope: Scope): void;
 }
 
 /**
@@ -71,12 +75,15 @@ export class Scope implements ScopeContract, TapOwner {
   contribute(hook: AsyncSeriesHook<[]>, stage: number, run: () => Promise<void>): void {
     const guarded = async () => {
       if (!this.#active) return;
+      const finished = this.host.beginContribution(this.name);
       try {
         await run();
       } catch (error) {
         // A plugin's own typed error (a deadline, a bad config) reaches the host with its code intact.
         if (isWeftError(error)) throw error;
         throw new WeftError("PLUGIN_SETUP_FAILED", `${this.name} failed while registering: ${errorMessage(error)}`, { cause: error });
+      } finally {
+        finished();
       }
     };
     if (this.host.isReady) this.#pending.push(guarded());
@@ -122,6 +129,7 @@ export class Scope implements ScopeContract, TapOwner {
   async dispose(): Promise<void> {
     if (!this.#active) return;
     this.#active = false;
+    this.host.forget(this);
     await Promise.allSettled(this.#pending);
     for (const step of this.#teardown.splice(0).reverse()) {
       try {

@@ -25,6 +25,10 @@ export interface ToolBox {
   get(name: string): RegisteredTool | undefined;
   /** Sorted by name, so the tool section of a prompt is byte-identical across requests. */
   list(): RegisteredTool[];
+  /** Every registration, shadowed ones included, in the order they were added. */
+  registrations(): RegisteredTool[];
+  /** Removes one registration (a duplicate dropped at assembly). */
+  drop(tool: RegisteredTool): void;
   /** Hides tools by name, whatever registered them, until the disposer runs. */
   disable(names: string[]): Disposer;
   /** Taps the interception gate with one function; `null` clears it. */
@@ -42,6 +46,8 @@ export interface Kernel {
   /** Runs the providers and tools hooks once; later `use` calls contribute at once. */
   ready(): Promise<void>;
   plugins(): PluginHandle[];
+  /** Names of the plugins whose provider/tool contributions are still running (for deadline errors). */
+  loading(): string[];
   /** A scope for contributions that come and go (a session's skills and tools). */
   scope(name: string): Scope;
   /** `provider/model` or a spec; an unknown provider lists the registered ones. */

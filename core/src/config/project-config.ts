@@ -14,6 +14,15 @@ export interface ProjectConfig {
   /** Tool names to drop, whatever source produced them. */
   disableTools: string[];
   maxIterations?: number;
+  /** The built-in tools: off unless `true`, or `{ tools: { bash: false } }` to drop single ones. */
+  builtins?: boolean | { tools?: Record<string, boolean> };
+  /** Remote A2A agents: `{ card, name?, headers?, timeout? }` each. */
+  agents?: Record<string, unknown>[];
+  skillsFilter?: string[] | Record<string, boolean>;
+  skillSampleLimit?: number;
+  disableSkills?: string[];
+  /** Bounds the load (MCP connections, agent cards), in ms. */
+  deadline?: number;
 }
 
 /** One entry of `plugins:`: a name (short, package or path) and its options, with where it was written. */
@@ -68,11 +77,42 @@ const OPTIONS: Record<string, Check> = {
   },
   skills: stringList,
   disableTools: stringList,
-  maxIterations: (value, path, doc) => {
-    if (!Number.isInteger(value) || (value as number) < 0) throw doc.error(path, "expected a whole number, 0 for no limit");
+  maxIterations: wholeNumber("0 for no limit"),
+  builtins: (value, path, doc) => {
+    if (typeof value === "boolean") return value;
+    if (isRecord(value) && Object.keys(value).every((key) => key === "tools") && (value.tools === undefined || isSwitchMap(value.tools))) return value;
+    throw doc.error(path, "expected true, false, or { tools: { <name>: false } }");
+  },
+  agents: (value, path, doc) => {
+    if (!Array.isArray(value)) throw doc.error(path, "expected a list of agents ({ card: <agent card URL> })");
+    return value.map((agent, index) => {
+      if (!isRecord(agent)) throw doc.error([...path, index], "expected { card: <agent card URL>, name?, headers?, timeout? }");
+      string(agent.card, [...path, index, "card"], doc);
+      return agent;
+    });
+  },
+  skillsFilter: (value, path, doc) => {
+    if (isSwitchMap(value)) return value;
+    return stringList(value, path, doc);
+  },
+  skillSampleLimit: (value, path, doc) => {
+    if (!Number.isInteger(value) || (value as number) < -1) throw doc.error(path, "expected a whole number: 0 for the default, n to cap, -1 to omit the file list");
     return value;
   },
+  disableSkills: stringList,
+  deadline: wholeNumber("milliseconds"),
 };
+
+function wholeNumber(meaning: string): Check {
+  return (value, path, doc) => {
+    if (!Number.isInteger(value) || (value as number) < 0) throw doc.error(path, `expected a whole number (${meaning})`);
+    return value;
+  };
+}
+
+function isSwitchMap(value: unknown): value is Record<string, boolean> {
+  return isRecord(value) && Object.values(value).every((on) => typeof on === "boolean");
+}
 
 export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
   const raw = doc.value();

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
-import { createSkillCollection } from "./skill-collection.js";
+import { createSkillCollection, type SkillProvider } from "./skill-collection.js";
 
 export const skillsPluginOptions = Type.Object({
   /** Skills roots, relative to the config file's folder; `skills: [./skills]` in weft.config.yaml lands here. */
@@ -17,6 +17,8 @@ export const skillsPluginOptions = Type.Object({
       }),
     ),
   ),
+  /** A function returning data skills, called once when the collection is first needed (code only). */
+  skillProvider: Type.Optional(Type.Unsafe<SkillProvider>({})),
   skillsFilter: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Record(Type.String(), Type.Boolean())])),
   disableSkills: Type.Optional(Type.Array(Type.String())),
   skillSampleLimit: Type.Optional(Type.Integer({ minimum: -1 })),
@@ -31,6 +33,7 @@ export default definePlugin({
     const collection = createSkillCollection({
       skillsDir: (options.paths ?? []).map((folder) => path.resolve(api.baseDir, folder)),
       skills: options.skills,
+      skillProvider: options.skillProvider,
       skillsFilter: options.skillsFilter,
       disableSkills: options.disableSkills,
       skillSampleLimit: options.skillSampleLimit,

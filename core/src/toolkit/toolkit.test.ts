@@ -1,0 +1,127 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { Type } from "typebox";
+import { PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
+import { waitForProcessExit } from "@weft/sdk/testing";
+import { createToolkit } from "./toolkit.js";
+
+const BUILTINS = ["apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "webfetch", "write"];
+
+const appTool = (name: string, output = `app ${name}`) =>
+  defineTool({ name, description: `the application's ${name}`, input: Type.Object({}), execute: () => ({ output }) });
+
+const dataSkill = { name: "release-notes", description: "Draft release notes", content: "Read the changelog first." };
+
+describe("createToolkit", () => {
+  it("offers the ten built-in tools by default, from the packs they belong to", async () => {
+    const toolkit = await createToolkit({ logger: memoryLogger() });
+    expect(toolkit.tools.map((tool) => tool.name)).toEqual(BUILTINS);
+    expect(toolkit.tools.map((tool) => `${tool.name}:${tool.source.kind}:${tool.source.id}`)).toEqual([
+      "apply_patch:builtin:@weft/plugin-coding",
+      "bash:builtin:@weft/plugin-shell",
+      "edit:builtin:@weft/plugin-files",
+      "glob:builtin:@weft/plugin-files",
+      "grep:builtin:@weft/plugin-files",
+      "question:builtin:@weft/core",
+      "read:builtin:@weft/plugin-files",
+      "todowrite:builtin:@weft/core",
+      "webfetch:builtin:@weft/plugin-web",
+      "write:builtin:@weft/plugin-files",
+    ]);
+    expect(toolkit.prompt).toBe("");
+    await toolkit.close();
+    await toolkit.close();
+  });
+
+  it("drops the set or single built-ins, also from a parsed mcpConfig's builtins key", async () => {
+    const none = await createToolkit({ builtins: false, logger: memoryLogger() });
+    expect(none.tools).toEqual([]);
+    const some = await createToolkit({ builtins: { tools: { bash: false, webfetch: false } }, logger: memoryLogger() });
+    expect(some.tools.map((tool) => tool.name)).toEqual(BUILTINS.filter((name) => name !== "bash" && name !== "webfetch"));
+    const fromMcp = await createToolkit({ mcpConfig: { mcpServers: {}, builtins: { tools: { question: false } } }, logger: memoryLogger() });
+    expect(fromMcp.tools.map((tool) => tool.name)).toEqual(BUILTINS.filter((name) => name !== "question"));
+    const optionWins = await createToolkit({ mcpConfig: { mcpServers: {}, builtins: false }, builtins: true, logger: memoryLogger() });
+    expect(optionWins.tools.map((tool) => tool.name)).toEqual(BUILTINS);
+    await Promise.all([none.close(), some.close(), fromMcp.close(), optionWins.close()]);
+  });
+
+  it("assembles skills → built-ins → the host's tools: host shadows a built-in silently, first wins with a warning, disableTools last", async () => {
+    const logger = memoryLogger();
+    const toolkit = await createToolkit({
+      skills: [dataSkill],
+      extraTools: [appTool("bash"), appTool("skill_load"), appTool("deploy")],
+      disableTools: ["webfetch", "grep"],
+      logger,
+    });
+    expect(toolkit.tools.map((tool) => `${tool.name}:${tool.source.kind}`)).toEqual([
+      "apply_patch:builtin",
+      "bash:app",
+      "deploy:app",
+      "edit:builtin",
+      "glob:builtin",
+      "question:builtin",
+      "read:builtin",
+      "skill_execute_file:skill",
+      "skill_load:skill",
+      "skill_load_file:skill",
+      "todowrite:builtin",
+      "write:builtin",
+    ]);
+    expect(logger.warnings()).toEqual(['tool "skill_load" from the application dropped: skill collection skills already provides it']);
+    expect(await toolkit.execute({ name: "bash", arguments: {} })).toEqual({ output: "app bash" });
+    expect(toolkit.prompt).toContain("<name>release-notes</name>");
+    expect((await toolkit.execute({ name: "grep", arguments: {} })).output).toMatch(/^unknown tool: grep\. Available tools: apply_patch, bash, deploy,/);
+    await toolkit.close();
+  });
+
+  it("loads skills lazily from a provider", async () => {
+    let calls = 0;
+    const toolkit = await createToolkit({
+      builtins: false,
+      skillProvider: async () => {
+        calls++;
+        return [dataSkill];
+      },
+      logger: memoryLogger(),
+    });
+    expect(toolkit.tools.map((tool) => tool.name)).toEqual(["skill_execute_file", "skill_load", "skill_load_file"]);
+    expect(calls).toBe(1);
+    await toolkit.close();
+  });
+
+  it("adapts the tool list to the OpenAI and Anthropic wires", async () => {
+    const toolkit = await createToolkit({ builtins: false, extraTools: [appTool("deploy")], logger: memoryLogger() });
+    const schema = { type: "object", properties: {} };
+    expect(toolkit.toOpenAI()).toEqual([{ type: "function", function: { name: "deploy", description: "the application's deploy", parameters: schema } }]);
+    expect(toolkit.toAnthropic()).toEqual([{ name: "deploy", description: "the application's deploy", input_schema: schema }]);
+    expect(toolkit.mcpStatus()).toEqual([]);
+    await toolkit.close();
+  });
+
+  it("says which package to install for a plugin it cannot find", async () => {
+    await expect(createToolkit({ builtins: false, plugins: [{ name: "no-such-pack" }], logger: memoryLogger() })).rejects.toMatchObject({
+      code: "PLUGIN_NOT_FOUND",
+      message: expect.stringContaining("tried @weft/plugin-no-such-pack, weft-plugin-no-such-pack, no-such-pack. Install it: npm install @weft/plugin-no-such-pack"),
+    });
+  });
+
+  it("fails past its deadline naming what had not finished, and stops everything it started", async () => {
+    let pid = 0;
+    const hanging = definePlugin({
+      meta: { name: "hanging-server", version: "1.0.0", api: PLUGIN_API_VERSION },
+      setup(api) {
+        const child = spawn("sleep", ["60"], { stdio: "ignore" });
+        pid = child.pid!;
+        api.hooks.close.tap(() => void child.kill("SIGKILL"));
+        api.hooks.tools.tap(() => new Promise<void>(() => {}));
+      },
+    });
+    const started = Date.now();
+    await expect(createToolkit({ builtins: false, plugins: [{ plugin: hanging }], deadline: 300, logger: memoryLogger() })).rejects.toMatchObject({
+      code: "DEADLINE_EXCEEDED",
+      message: "the toolkit did not load within its deadline of 300 ms (still loading: hanging-server); everything started was stopped",
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await waitForProcessExit(pid)).toBe(true);
+  });
+});
