@@ -22,3 +22,4 @@ export { createToolkit, type Toolkit } from "./toolkit/toolkit.js";
 export type { ToolkitOptions, PluginSpec, DataSkill, AgentSource } from "./toolkit/toolkit-options.js";
 export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "./toolkit/tool-schemas.js";
 export { BUILTIN_PACKS } from "./toolkit/tool-sources.js";
+export { PROVIDER_PLUGINS } from "./toolkit/provider-plugins.js";

@@ -1,10 +1,12 @@
 import path from "node:path";
-import { isWeftError, type Kernel, type Logger, type WaitFor } from "@weft/sdk";
+import { isWeftError, type FeedbackEvent, type Kernel, type Logger, type WaitFor } from "@weft/sdk";
 import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import type { AgentSource, PluginSpec } from "../toolkit/toolkit-options.js";
 import { ConfigDocument, pointerToPath } from "./config-document.js";
 import { findConfigFile } from "./find-config.js";
+import { pluginCandidates } from "./plugin-resolver.js";
+import { PROVIDER_PLUGINS } from "../toolkit/provider-plugins.js";
 import { parseProjectConfig, type ProjectConfig } from "./project-config.js";
 
 export interface LoadProjectOptions {
@@ -15,6 +17,10 @@ export interface LoadProjectOptions {
   logger?: Logger;
   /** The host's resolver for suspensions (MCP elicitations, A2A input requests, `question`). */
   waitFor?: WaitFor;
+  /** Sees feedback from the start of the load (MCP servers starting). */
+  feedback?: (event: FeedbackEvent) => void;
+  /** A model to use instead of the config's `model` (its provider's plugin is loaded either way). */
+  model?: string;
 }
 
 export interface Project {
@@ -52,11 +58,27 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
       agents: config.agents as AgentSource[] | undefined,
       disableTools: config.disableTools,
       deadline: config.deadline,
-      plugins: config.plugins.map((entry): PluginSpec => ({ name: entry.name, options: entry.options, path: entry.path })),
+      feedback: options.feedback,
+      plugins: [
+        ...config.plugins.map((entry): PluginSpec => ({ name: entry.name, options: entry.options, path: entry.path })),
+        ...providerPlugin(config, options.model),
+      ],
     },
     { locate: (spec, error) => locate(doc, spec, error) },
   );
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
+}
+
+/**
+ * The first-party plugin of the model's provider when the project does not list it, so that
+ * `model: anthropic/...` works without also writing `plugins: [anthropic]`.
+ */
+function providerPlugin(config: ProjectConfig, override?: string): PluginSpec[] {
+  const ref = override ?? config.model;
+  const plugin = ref ? PROVIDER_PLUGINS[ref.slice(0, ref.indexOf("/"))] : undefined;
+  if (!plugin) return [];
+  const listed = config.plugins.some((entry) => pluginCandidates(entry.name).includes(plugin));
+  return listed ? [] : [{ name: plugin, path: override ? [] : ["model"] }];
 }
 
 /** Pins a plugin's error on the line that enabled it (and on the failing option, when it is one). */

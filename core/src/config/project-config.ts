@@ -5,6 +5,8 @@ import type { ConfigDocument, ConfigPath } from "./config-document.js";
 export interface ProjectConfig {
   /** `provider/model`. */
   model?: string;
+  /** The agent's system prompt. */
+  instructions?: string;
   effort?: Effort;
   plugins: PluginEntry[];
   /** An mcp.json path (relative to the config file), or an inline `mcpServers` map. */
@@ -53,6 +55,7 @@ const OPTIONS: Record<string, Check> = {
     if (!/^[^/\s]+\/\S+$/.test(ref)) throw doc.error(path, `expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${ref}"`);
     return ref;
   },
+  instructions: string,
   effort: (value, path, doc) => {
     if (!EFFORTS.includes(value as Effort)) throw doc.error(path, `expected one of ${EFFORTS.join(", ")}, got ${JSON.stringify(value)}`);
     return value;

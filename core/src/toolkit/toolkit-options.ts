@@ -1,4 +1,4 @@
-import type { Logger, Plugin, Tool, WaitFor } from "@weft/sdk";
+import type { FeedbackEvent, Logger, Plugin, Tool, WaitFor } from "@weft/sdk";
 import type { ConfigPath } from "../config/config-document.js";
 
 /** A skill given as data, with no filesystem. */
@@ -56,4 +56,6 @@ export interface ToolkitOptions {
   deadline?: number;
   signal?: AbortSignal;
   logger?: Logger;
+  /** Sees every feedback event from the start of the load (MCP servers starting, connected, failed). */
+  feedback?: (event: FeedbackEvent) => void;
 }

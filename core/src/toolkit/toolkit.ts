@@ -42,6 +42,7 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
   const logger = options.logger ?? stderrLogger;
   const baseDir = options.baseDir ?? process.cwd();
   const kernel = createKernel({ logger, baseDir });
+  if (options.feedback) kernel.hooks.feedback.tap(options.feedback);
   const load = new AbortController();
   const stopLoad = () => load.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stopLoad, { once: true });
