@@ -174,6 +174,11 @@ export async function startMockLlmServer() {
           send(res, { json: { object: "list", data: [{ id: MODEL_ID, object: "model", context_length: 128000 }] } });
           return;
         }
+        if (req.method === "GET" && path.includes("/models/")) {
+          // Anthropic's model lookup.
+          send(res, { json: { id: MODEL_ID, type: "model", display_name: MODEL_ID, max_input_tokens: 200000 } });
+          return;
+        }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
         if (req.method === "POST") counts.modelCalls++;
         if (req.method === "POST" && path.endsWith("/chat/completions")) return send(res, openAiResponse(body, requestId));
