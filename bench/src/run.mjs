@@ -3,7 +3,10 @@
  * framework × scenario in a process of its own, one after another, then the MCP parallel-start and
  * streaming-parse benchmarks; prints the table and writes results.json (and the README's table).
  *
- *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--no-write]
+ *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--no-write] [--profile weft]
+ *
+ * `--profile <names>` runs those rows (frameworks, or mcp-parallel / parse) under --cpu-prof and leaves
+ * the profiles in bench/results.raw/profiles (open them in Chrome DevTools).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,9 +26,12 @@ const { values: flags } = parseArgs({
     runs: { type: "string", default: "300" },
     warmups: { type: "string", default: "20" },
     "no-write": { type: "boolean", default: false },
+    profile: { type: "string" },
   },
 });
 const only = flags.only?.split(",");
+const profiled = new Set(flags.profile?.split(",") ?? []);
+const profileDir = join(benchDir, "results.raw", "profiles");
 const runs = Number(flags.runs);
 const warmups = Number(flags.warmups);
 /** A framework × scenario that has not finished by then is reported as hung. */
@@ -35,12 +41,13 @@ const mcpServer = { command: process.execPath, args: [join(benchDir, "src", "mcp
 const scratch = mkdtempSync(join(tmpdir(), "weft-bench-"));
 
 /** Runs a script in a child process on this same Node binary; resolves with the JSON it wrote. */
-function runChild(script, args) {
+function runChild(name, script, args) {
   const outFile = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
+  const nodeFlags = profiled.has(name) ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(benchDir, "src", script), outFile, ...args],
+      [...nodeFlags, join(benchDir, "src", script), outFile, ...args],
       { cwd: benchDir, timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * 2 ** 20, env: { ...process.env, NODE_ENV: "production" } },
       (error, _stdout, stderr) => {
         try {
@@ -79,7 +86,7 @@ try {
         warmups,
         runs,
       };
-      const result = await runChild("measure.mjs", [JSON.stringify(config)]);
+      const result = await runChild(framework.name, "measure.mjs", [JSON.stringify(config)]);
       result.framework = framework.name;
       result.scenario = scenario;
       result.requestsPerRun = result.total ? (llm.counts.modelCalls - before) / result.total : undefined;
@@ -89,13 +96,13 @@ try {
   }
   if (!only || only.includes("mcp-parallel")) {
     process.stderr.write("mcp-parallel ... ");
-    results.mcpParallel = await runChild("mcp-parallel.mjs", [JSON.stringify({ mcpServer })]);
+    results.mcpParallel = await runChild("mcp-parallel", "mcp-parallel.mjs", [JSON.stringify({ mcpServer })]);
     const failed = [results.mcpParallel.weft, results.mcpParallel.floor].filter((side) => !side?.ok);
     process.stderr.write(failed.length ? `FAILED ${oneLine(failed[0]?.error ?? results.mcpParallel.error)}\n` : "done\n");
   }
   if (!only || only.includes("parse")) {
     process.stderr.write("parse ... ");
-    results.parse = await runChild("parse-bench.mjs", [JSON.stringify({ fixtures: join(benchDir, "..", "fixtures", "providers") })]);
+    results.parse = await runChild("parse", "parse-bench.mjs", [JSON.stringify({ fixtures: join(benchDir, "..", "fixtures", "providers") })]);
     process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${oneLine(results.parse.error ?? results.parse.rows?.find((row) => row.error)?.error)}\n`);
   }
 } finally {
