@@ -1,7 +1,8 @@
 import type { Command } from "./command.js";
 import { callCommand } from "./commands/call.js";
 import { pluginsCommand } from "./commands/plugins.js";
+import { runCommand } from "./commands/run.js";
 import { toolsCommand } from "./commands/tools.js";
 
 /** Every `weft` command, in the order `weft help` lists them. */
-export const COMMANDS: Command[] = [pluginsCommand, toolsCommand, callCommand];
+export const COMMANDS: Command[] = [runCommand, pluginsCommand, toolsCommand, callCommand];

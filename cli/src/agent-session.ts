@@ -1,0 +1,53 @@
+import { createAgent, loadProject, type Agent, type Project } from "@weft/core";
+import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
+import { UsageError } from "./command.js";
+
+export interface AgentSessionOptions {
+  cwd: string;
+  config?: string;
+  model?: string;
+  effort?: string;
+  maxIterations?: string;
+  waitFor?: WaitFor;
+  /** Sees the load's events (MCP servers starting) and every turn's. */
+  feedback?: (event: FeedbackEvent) => void;
+}
+
+export interface AgentSession {
+  project: Project;
+  agent: Agent;
+  close(): Promise<void>;
+}
+
+/** The project, its toolkit and an agent on the configured (or given) model, with a session started. */
+export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
+  const effort = options.effort;
+  if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
+  const maxIterations = options.maxIterations === undefined ? undefined : Number(options.maxIterations);
+  if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations >= 0)) {
+    throw new UsageError("--max-iterations must be a whole number (0 for no limit)");
+  }
+  const project = await loadProject({ cwd: options.cwd, config: options.config, waitFor: options.waitFor, feedback: options.feedback, model: options.model });
+  try {
+    const ref = options.model ?? project.config.model;
+    if (!ref) {
+      throw new WeftError("CONFIG_INVALID", `no model to run: set model: provider/model in ${project.file} or pass --model provider/model`);
+    }
+    const model = await project.kernel.createModel(ref);
+    const chosenEffort = (effort ?? project.config.effort) as Effort | undefined;
+    if (chosenEffort) model.changeEffort(chosenEffort);
+    const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations });
+    await agent.startSession({ prompt: project.config.instructions });
+    return {
+      project,
+      agent,
+      close: async () => {
+        await agent.close();
+        await project.toolkit.close();
+      },
+    };
+  } catch (error) {
+    await project.toolkit.close();
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Interface } from "node:readline/promises";
+import type { PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+
+/**
+ * Answers suspensions at the terminal: a question reads one line, a form reads each field in turn,
+ * a URL is shown for the user to open. `/decline` declines; an empty answer to a question cancels.
+ */
+export function terminalWaitFor(readline: Interface, write: (text: string) => void): WaitFor {
+  return async (suspension: Suspension, signal: AbortSignal): Promise<PendingAnswer> => {
+    const ask = async (prompt: string) => (await readline.question(prompt, { signal })).trim();
+    write(`\n${suspension.toolName} asks: ${suspension.message}\n`);
+    if (suspension.url) {
+      write(`open ${suspension.url}\n`);
+      const reply = await ask("press Enter when done, or type /decline: ");
+      return reply === "/decline" ? { action: "decline" } : { action: "accept" };
+    }
+    const fields = formFields(suspension.schema);
+    if (fields.length === 0) {
+      const reply = await ask("> ");
+      if (reply === "/decline") return { action: "decline" };
+      return reply === "" ? { action: "cancel" } : { action: "accept", content: reply };
+    }
+    const content: Record<string, unknown> = {};
+    for (const field of fields) {
+      const reply = await ask(`${field.name}${field.description ? ` (${field.description})` : ""}: `);
+      if (reply === "/decline") return { action: "decline" };
+      if (reply !== "") content[field.name] = coerce(reply, field.type);
+    }
+    return { action: "accept", content };
+  };
+}
+
+interface FormField {
+  name: string;
+  type?: string;
+  description?: string;
+}
+
+function formFields(schema: Record<string, unknown> | undefined): FormField[] {
+  const properties = (schema?.properties ?? {}) as Record<string, { type?: string; description?: string; title?: string }>;
+  return Object.entries(properties).map(([name, property]) => ({ name, type: property.type, description: property.description ?? property.title }));
+}
+
+function coerce(reply: string, type: string | undefined): unknown {
+  if (type === "number" || type === "integer") return Number(reply);
+  if (type === "boolean") return /^(y|yes|true|1)$/i.test(reply);
+  return reply;
+}
