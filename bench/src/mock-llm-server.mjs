@@ -5,7 +5,7 @@
  * Tool names are matched by suffix to what the framework advertised (MCP adapters prefix them).
  */
 import { createServer } from "node:http";
-import { ADD_ARGS, ANSWER, MODEL_ID, USAGE, WEATHER_ARGS } from "./script.mjs";
+import { ADD_ARGS, ANSWER, MODEL_ID, USAGE, WEATHER_ARGS, add, weather } from "./script.mjs";
 
 /** Finds the advertised name for a tool: exact, else the one ending in `_<name>`/`-<name>`/`<name>`. */
 export function matchTool(names, wanted) {
@@ -29,18 +29,46 @@ function plannedCalls(names, requestId) {
   ];
 }
 
-/** The answer, in a few deltas, as a model streams it. */
-const ANSWER_DELTAS = ANSWER.match(/.{1,12}/g);
+/** Text of a message or block content: a string, or an array of text parts. */
+const textOf = (content) =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((part) => textOf(part.text ?? part.content ?? "")).join("") : "";
 
-function openAiHasToolResults(body) {
-  return (body.messages ?? []).some((message) => message.role === "tool");
+function openAiToolResults(body) {
+  return (body.messages ?? []).filter((message) => message.role === "tool").map((message) => textOf(message.content));
 }
 
-function anthropicHasToolResults(body) {
-  return (body.messages ?? []).some(
-    (message) => Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
+function anthropicToolResults(body) {
+  return (body.messages ?? []).flatMap((message) =>
+    Array.isArray(message.content) ? message.content.filter((block) => block.type === "tool_result").map((block) => textOf(block.content)) : [],
   );
 }
+
+/** A tool result's text and, where frameworks serialise MCP content blocks as JSON, every string in it. */
+function stringsOf(text) {
+  const strings = [text.trim()];
+  const walk = (value) => {
+    if (typeof value === "string") strings.push(value.trim());
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(text));
+  } catch {
+    // Plain text.
+  }
+  return strings;
+}
+
+/**
+ * Turn 2's answer: the scripted one only when both tools really ran (their outputs came back), so a
+ * framework that fed back errors fails the correctness check instead of passing on the script.
+ */
+function finalAnswer(results) {
+  const values = results.flatMap(stringsOf);
+  const ran = values.includes(weather(WEATHER_ARGS.city)) && values.includes(add(ADD_ARGS.a, ADD_ARGS.b));
+  return ran ? ANSWER : `The tool results were not the tools' outputs: ${JSON.stringify(results)}`;
+}
+
+const deltasOf = (text) => text.match(/.{1,12}/gs) ?? [""];
 
 function openAiUsage(turn) {
   const { prompt, completion } = USAGE[turn];
@@ -53,7 +81,9 @@ function anthropicUsage(turn) {
 
 function openAiResponse(body, requestId) {
   const names = (body.tools ?? []).map((tool) => tool.function?.name ?? tool.name);
-  const turn = openAiHasToolResults(body) ? 1 : 0;
+  const results = openAiToolResults(body);
+  const turn = results.length > 0 ? 1 : 0;
+  const answer = turn === 1 ? finalAnswer(results) : "";
   const calls = turn === 0 ? plannedCalls(names, requestId) : [];
   const id = `chatcmpl-${requestId}`;
   const created = 1_700_000_000;
@@ -73,7 +103,7 @@ function openAiResponse(body, requestId) {
         choices: [
           {
             index: 0,
-            message: turn === 0 ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: ANSWER },
+            message: turn === 0 ? { role: "assistant", content: null, tool_calls: toolCalls } : { role: "assistant", content: answer },
             finish_reason: finishReason,
           },
         ],
@@ -92,7 +122,7 @@ function openAiResponse(body, requestId) {
   if (turn === 0) {
     toolCalls.forEach((call, index) => events.push(chunk({ tool_calls: [{ index, ...call }] })));
   } else {
-    for (const delta of ANSWER_DELTAS) events.push(chunk({ content: delta }));
+    for (const delta of deltasOf(answer)) events.push(chunk({ content: delta }));
   }
   events.push(chunk({}, finishReason));
   if (body.stream_options?.include_usage) {
@@ -103,14 +133,15 @@ function openAiResponse(body, requestId) {
 
 function anthropicResponse(body, requestId) {
   const names = (body.tools ?? []).map((tool) => tool.name);
-  const turn = anthropicHasToolResults(body) ? 1 : 0;
+  const results = anthropicToolResults(body);
+  const turn = results.length > 0 ? 1 : 0;
   const calls = turn === 0 ? plannedCalls(names, requestId) : [];
   const id = `msg_${requestId}`;
   const stopReason = turn === 0 ? "tool_use" : "end_turn";
   const content =
     turn === 0
       ? calls.map((call) => ({ type: "tool_use", id: call.id.replace("call_", "toolu_"), name: call.name, input: JSON.parse(call.arguments) }))
-      : [{ type: "text", text: ANSWER }];
+      : [{ type: "text", text: finalAnswer(results) }];
   if (!body.stream) {
     return {
       json: { id, type: "message", role: "assistant", model: MODEL_ID, content, stop_reason: stopReason, stop_sequence: null, usage: anthropicUsage(turn) },
@@ -125,7 +156,7 @@ function anthropicResponse(body, requestId) {
       events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }]);
     } else {
       events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
-      for (const text of ANSWER_DELTAS) {
+      for (const text of deltasOf(block.text)) {
         events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } }]);
       }
     }
