@@ -1,0 +1,252 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { WeftError, errorMessage } from "@weft/sdk";
+import { expandVariables } from "./expand-variables.js";
+
+/** Connect-and-list limit when a server sets no `timeout`. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** One call's ceiling when a server sets no `toolTimeout`. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+
+export interface StdioLaunch {
+  kind: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute; the config file's folder when the entry names none. */
+  cwd: string;
+  inheritEnv: string[];
+}
+
+export interface RemoteEndpoint {
+  /** `http`: Streamable HTTP, falling back to legacy SSE; `sse`: legacy SSE only. */
+  kind: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ServerTransport = StdioLaunch | RemoteEndpoint;
+
+/** Which of the server's own tool names to register. */
+export interface ToolFilter {
+  /** Only these, when given. */
+  allow?: string[];
+  /** Never these (`!name` entries). */
+  deny: string[];
+}
+
+/**
+ * One validated server entry. `${VAR}` references are still in place: `resolveTransport` expands them
+ * when the server starts, so a disabled entry may name variables that are not set.
+ */
+export interface McpServerSpec {
+  name: string;
+  enabled: boolean;
+  timeoutMs: number;
+  toolTimeoutMs: number;
+  tools?: ToolFilter;
+  transport: ServerTransport;
+}
+
+export interface ParseOptions {
+  /** Relative `cwd` (and the default cwd) resolve from here: the config file's folder. */
+  baseDir?: string;
+  /** Where `${VAR}` values come from; `process.env` by default. */
+  env?: Record<string, string | undefined>;
+  /** Named in error messages: the mcp.json path. */
+  source?: string;
+}
+
+const TOP_LEVEL_KEYS = ["mcpServers", "servers", "mcp"] as const;
+const TYPES: Record<string, "stdio" | "http" | "sse"> = {
+  stdio: "stdio",
+  local: "stdio",
+  http: "http",
+  "streamable-http": "http",
+  streamableHttp: "http",
+  remote: "http",
+  sse: "sse",
+};
+
+/**
+ * Reads an mcp.json given as a path (relative to `baseDir`), raw JSON text, or an already parsed object,
+ * and validates every entry. Errors are WeftError MCP_CONFIG_INVALID naming the file, server and field.
+ */
+export function loadMcpConfig(config: string | object, options: ParseOptions = {}): McpServerSpec[] {
+  if (typeof config !== "string") return parseMcpConfig(config, options);
+  const text = config.trim();
+  if (text.startsWith("{")) return parseMcpConfig(parseJson(text, "the mcp config text"), options);
+  const file = resolve(options.baseDir ?? process.cwd(), text);
+  let content: string;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new WeftError("MCP_CONFIG_INVALID", `cannot read the mcp config ${file}: ${errorMessage(error)}; check the path (relative paths start from ${options.baseDir ?? process.cwd()})`, { cause: error });
+  }
+  return parseMcpConfig(parseJson(content, file), { ...options, source: options.source ?? file });
+}
+
+/**
+ * Validates a parsed mcp.json: `{ "mcpServers" | "servers" | "mcp": { name: entry } }`, or the map of
+ * entries itself (an inline `mcp:` map in weft.config.yaml). Entries come back in the file's order.
+ */
+export function parseMcpConfig(config: unknown, options: ParseOptions = {}): McpServerSpec[] {
+  const where = options.source ? `${options.source}: ` : "";
+  if (!isRecord(config)) {
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}the mcp config must be a JSON object like {"mcpServers": {"name": {"command": "..."}}}`);
+  }
+  const key = TOP_LEVEL_KEYS.find((candidate) => candidate in config);
+  const servers = key ? config[key] : config;
+  if (!isRecord(servers)) {
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}"${key}" must be an object mapping server names to their settings`);
+  }
+  const specs = Object.entries(servers).map(([name, entry]) => parseServerEntry(name, entry, options));
+  for (const spec of specs) if (spec.enabled) resolveTransport(spec, options.env, options.source);
+  return specs;
+}
+
+/** Validates one entry (common or array form); `${VAR}` references are checked by `resolveTransport`. */
+export function parseServerEntry(name: string, entry: unknown, options: ParseOptions = {}): McpServerSpec {
+  const fail = (field: string, problem: string): never => {
+    const where = options.source ? `${options.source}: ` : "";
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${name}": ${field} ${problem}`);
+  };
+  if (name.length === 0) fail("name", "must not be empty");
+  if (!isRecord(entry)) return fail("entry", `must be an object with "command" (a local server) or "url" (a remote one)`);
+  const read = new FieldReader(entry, fail);
+
+  const typeName = read.string("type");
+  if (typeName !== undefined && !(typeName in TYPES)) {
+    fail('"type"', `must be one of ${Object.keys(TYPES).join(", ")} (got "${typeName}")`);
+  }
+  const rawCommand = entry.command;
+  const hasCommand = rawCommand !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (hasCommand && hasUrl) fail("entry", `has both "command" and "url": a server is either local (command) or remote (url)`);
+  const kind = typeName ? TYPES[typeName] : hasUrl ? "http" : "stdio";
+
+  let transport: ServerTransport;
+  if (kind === "stdio") {
+    let command: string | undefined;
+    let args = read.strings("args") ?? [];
+    if (Array.isArray(rawCommand)) {
+      const parts = read.strings("command")!;
+      if (parts.length === 0) fail('"command"', "must not be an empty array");
+      [command, ...args] = [...parts, ...args];
+    } else {
+      command = read.string("command");
+    }
+    if (!command) return fail('"command"', "is required for a local (stdio) server: the program to run, without a shell");
+    const env = { ...read.stringMap("environment"), ...read.stringMap("env") };
+    const cwd = read.string("cwd");
+    const baseDir = options.baseDir ?? process.cwd();
+    transport = {
+      kind: "stdio",
+      command,
+      args,
+      env,
+      cwd: cwd === undefined ? baseDir : isAbsolute(cwd) ? cwd : resolve(baseDir, cwd),
+      inheritEnv: read.strings("inheritEnv") ?? [],
+    };
+  } else {
+    const url = read.string("url");
+    if (!url) return fail('"url"', `is required for a remote (${kind}) server`);
+    transport = { kind, url, headers: read.stringMap("headers") ?? {} };
+  }
+
+  const enabled = read.boolean("enabled");
+  const disabled = read.boolean("disabled");
+  const tools = read.strings("tools");
+  return {
+    name,
+    enabled: enabled !== false && disabled !== true,
+    timeoutMs: read.positiveNumber("timeout") ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    toolTimeoutMs: read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(tools ? { tools: toolFilter(tools) } : {}),
+    transport,
+  };
+}
+
+/**
+ * The transport with every `${VAR}` in `args`, `env`, `url` and `headers` expanded. An unset variable is
+ * a MCP_CONFIG_INVALID error naming the server, the field and the variable, never any value.
+ */
+export function resolveTransport(spec: McpServerSpec, env: Record<string, string | undefined> = process.env, source?: string): ServerTransport {
+  const expand = (field: string) => (text: string) =>
+    expandVariables(text, env, (variable) => {
+      const where = source ? `${source}: ` : "";
+      throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field} uses \${${variable}}, which is not set; set it in the environment or remove the reference`);
+    });
+  const mapValues = (field: string, map: Record<string, string>) =>
+    Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(`${field}.${key}`)(value)]));
+  const { transport } = spec;
+  if (transport.kind === "stdio") {
+    return { ...transport, args: transport.args.map((arg, index) => expand(`args[${index}]`)(arg)), env: mapValues("env", transport.env) };
+  }
+  const url = expand('"url"')(transport.url);
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    const where = source ? `${source}: ` : "";
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": "url" must be an http:// or https:// URL (got "${transport.url}")`);
+  }
+  return { ...transport, url, headers: mapValues("headers", transport.headers) };
+}
+
+function toolFilter(names: string[]): ToolFilter {
+  const allow = names.filter((name) => !name.startsWith("!"));
+  const deny = names.filter((name) => name.startsWith("!")).map((name) => name.slice(1));
+  return allow.length > 0 ? { allow, deny } : { deny };
+}
+
+/** Typed reads of an entry's optional fields; a wrong type fails with the field's name. */
+class FieldReader {
+  constructor(
+    private readonly entry: Record<string, unknown>,
+    private readonly fail: (field: string, problem: string) => never,
+  ) {}
+
+  string(field: string): string | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    return typeof value === "string" ? value : this.fail(`"${field}"`, `must be a string`);
+  }
+
+  boolean(field: string): boolean | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    return typeof value === "boolean" ? value : this.fail(`"${field}"`, `must be true or false`);
+  }
+
+  positiveNumber(field: string): number | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : this.fail(`"${field}"`, `must be a positive number of milliseconds`);
+  }
+
+  strings(field: string): string[] | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    return Array.isArray(value) && value.every((item) => typeof item === "string") ? [...value] : this.fail(`"${field}"`, `must be an array of strings`);
+  }
+
+  stringMap(field: string): Record<string, string> | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) return this.fail(`"${field}"`, `must be an object of string values`);
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item !== "string") this.fail(`"${field}.${key}"`, `must be a string`);
+    }
+    return { ...(value as Record<string, string>) };
+  }
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new WeftError("MCP_CONFIG_INVALID", `${what} is not valid JSON: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { PendingAnswer, PendingRequest } from "@weft/sdk";
+import type { InFlightCall } from "./in-flight-call.js";
+
+export type ElicitParams = ElicitRequest["params"];
+
+/** An `elicitation/create` the server is waiting on, parked until the host answers. */
+export interface HeldElicitation {
+  /** The continuation token carried in the pending request's `data`. */
+  readonly token: string;
+  readonly params: ElicitParams;
+  answer(result: ElicitResult): void;
+}
+
+/** What a `pending` request of this plugin carries in `data`. */
+export interface ElicitationTicket {
+  server: string;
+  token: string;
+  mode: "form" | "url";
+}
+
+/**
+ * Turns server→client `elicitation/create` requests into weft `pending` requests. MCP asks its question
+ * in the middle of a `tools/call`; weft's loop asks its host between tool runs. So the question is held
+ * here under a token, the tool's execute returns `pending` with the token, and the re-run with the host's
+ * answer (`take(token)`) sends the answer and goes on waiting for the same call.
+ *
+ * MCP does not say which call a question belongs to, so it goes to the oldest call of this server that is
+ * not already waiting for an answer. A question asked outside any call is cancelled.
+ */
+export class ElicitationBridge {
+  readonly #calls: InFlightCall[] = [];
+  readonly #held = new Map<string, { call: InFlightCall; held: HeldElicitation }>();
+
+  constructor(
+    private readonly server: string,
+    /** How long a question may wait for the host before it is cancelled. */
+    private readonly answerTimeoutMs: number,
+  ) {}
+
+  track(call: InFlightCall): void {
+    this.#calls.push(call);
+  }
+
+  untrack(call: InFlightCall): void {
+    const index = this.#calls.indexOf(call);
+    if (index >= 0) this.#calls.splice(index, 1);
+  }
+
+  /** The client's `elicitation/create` handler. `signal` fires when the server withdraws the question. */
+  handle(params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
+    const call = this.#calls.find((candidate) => !candidate.done && !candidate.waitingForAnswer) ?? this.#calls.find((candidate) => !candidate.done);
+    if (!call) return Promise.resolve({ action: "cancel" });
+    return new Promise<ElicitResult>((resolve) => {
+      const token = randomUUID();
+      let settled = false;
+      const held: HeldElicitation = {
+        token,
+        params,
+        answer: (result) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(expiry);
+          signal.removeEventListener("abort", withdraw);
+          resolve(result);
+          call.answered();
+        },
+      };
+      const expiry = setTimeout(() => {
+        this.#held.delete(token);
+        held.answer({ action: "cancel" });
+      }, this.answerTimeoutMs);
+      const withdraw = () => held.answer({ action: "cancel" });
+      signal.addEventListener("abort", withdraw, { once: true });
+      this.#held.set(token, { call, held });
+      call.elicit(held);
+    });
+  }
+
+  /** The held question and its call for a token from a pending request; each token is taken once. */
+  take(token: unknown): { call: InFlightCall; held: HeldElicitation } | undefined {
+    if (typeof token !== "string") return undefined;
+    const entry = this.#held.get(token);
+    this.#held.delete(token);
+    return entry;
+  }
+
+  /** Cancels every held question (the server is going away). */
+  close(): void {
+    for (const { held } of this.#held.values()) held.answer({ action: "cancel" });
+    this.#held.clear();
+  }
+}
+
+/** The pending request a tool returns for a held question. */
+export function pendingRequest(server: string, held: HeldElicitation): PendingRequest {
+  const { params } = held;
+  const mode = params.mode === "url" ? "url" : "form";
+  const data: ElicitationTicket = { server, token: held.token, mode };
+  if (params.mode === "url") return { kind: "elicitation", message: params.message, url: params.url, data };
+  return { kind: "elicitation", message: params.message, schema: params.requestedSchema as Record<string, unknown>, data };
+}
+
+/** The host's answer as MCP's ElicitResult: form content passes through, a URL accept carries none. */
+export function elicitResult(answer: PendingAnswer, mode: unknown): ElicitResult {
+  if (answer.action !== "accept") return { action: answer.action };
+  if (mode === "url") return { action: "accept" };
+  const content = typeof answer.content === "object" && answer.content !== null && !Array.isArray(answer.content) ? answer.content : {};
+  return { action: "accept", content: content as ElicitResult["content"] };
+}

@@ -1,0 +1,119 @@
+import type { ToolProgress } from "@weft/sdk";
+import type { CallResult } from "./flatten-result.js";
+import type { HeldElicitation } from "./elicitation-bridge.js";
+
+/** setTimeout's ceiling; a longer delay would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** What a tool's execute must handle next: the call's end, or a question the server asked meanwhile. */
+export type CallOutcome =
+  | { kind: "result"; result: CallResult }
+  | { kind: "failed"; error: unknown; timedOut: boolean }
+  | { kind: "elicitation"; elicitation: HeldElicitation };
+
+export interface CallStarter {
+  (options: { signal: AbortSignal; onprogress: (progress: ToolProgress) => void }): Promise<CallResult>;
+}
+
+/** What one `next` call listens to: the caller's signal and progress callback of that execute. */
+export interface CallWatcher {
+  signal: AbortSignal;
+  onProgress(progress: ToolProgress): void;
+}
+
+/**
+ * One `tools/call` in flight. It can outlive the execute that started it: when the server asks an
+ * elicitation, that execute returns a `pending` result and the re-run with the answer picks the call up
+ * again with `next`. Its ceiling is "quiet time": it restarts on every progress notification and on every
+ * answer, and is paused while a question waits for the host.
+ */
+export class InFlightCall {
+  readonly #controller = new AbortController();
+  readonly #settled: Promise<CallOutcome>;
+  /** Settles when the server answered the call (or it failed), whoever is listening. */
+  readonly finished: Promise<void>;
+  readonly #unclaimed: HeldElicitation[] = [];
+  #waiting: ((elicitation: HeldElicitation) => void) | undefined;
+  #onProgress: ((progress: ToolProgress) => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #unanswered = 0;
+  #timedOut = false;
+  #done = false;
+
+  constructor(
+    start: CallStarter,
+    private readonly quietMs: number,
+  ) {
+    this.#settled = start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
+      (result): CallOutcome => ({ kind: "result", result }),
+      (error: unknown): CallOutcome => ({ kind: "failed", error, timedOut: this.#timedOut }),
+    );
+    this.finished = this.#settled.then(() => {
+      this.#done = true;
+      clearTimeout(this.#timer);
+    });
+    this.#arm();
+  }
+
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Whether a question of this call is with the host. */
+  get waitingForAnswer(): boolean {
+    return this.#unanswered > 0;
+  }
+
+  /** Resolves with the call's end or the next elicitation; the watcher's abort cancels the call. */
+  async next(watcher: CallWatcher): Promise<CallOutcome> {
+    const queued = this.#unclaimed.shift();
+    if (queued) return { kind: "elicitation", elicitation: queued };
+    this.#onProgress = watcher.onProgress;
+    const abort = () => this.cancel(watcher.signal.reason);
+    if (watcher.signal.aborted) abort();
+    else watcher.signal.addEventListener("abort", abort, { once: true });
+    try {
+      const elicited = new Promise<CallOutcome>((resolve) => {
+        this.#waiting = (elicitation) => resolve({ kind: "elicitation", elicitation });
+      });
+      return await Promise.race([this.#settled, elicited]);
+    } finally {
+      this.#waiting = undefined;
+      this.#onProgress = undefined;
+      watcher.signal.removeEventListener("abort", abort);
+    }
+  }
+
+  /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
+  elicit(elicitation: HeldElicitation): void {
+    this.#unanswered++;
+    clearTimeout(this.#timer);
+    if (this.#waiting) this.#waiting(elicitation);
+    else this.#unclaimed.push(elicitation);
+  }
+
+  /** A question was answered (or given up on): the ceiling runs again once none is left. */
+  answered(): void {
+    this.#unanswered = Math.max(0, this.#unanswered - 1);
+    if (this.#unanswered === 0) this.#arm();
+  }
+
+  /** Sends `notifications/cancelled` and fails the call. */
+  cancel(reason?: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  #progress(progress: ToolProgress): void {
+    if (this.#unanswered === 0) this.#arm();
+    this.#onProgress?.(progress);
+  }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    if (this.#done) return;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.cancel(new Error(`no result or progress for ${this.quietMs} ms`));
+    }, Math.min(this.quietMs, MAX_TIMER_MS));
+  }
+}

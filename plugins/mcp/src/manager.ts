@@ -1,0 +1,391 @@
+import { WeftError, errorMessage, sanitizeToolName, stderrLogger } from "@weft/sdk";
+import type {
+  Disposer,
+  FeedbackEvent,
+  Logger,
+  McpHost,
+  McpInstructions,
+  McpPrompt,
+  McpPromptResult,
+  McpResource,
+  McpResourceContents,
+  McpServerConfig,
+  McpServerHandle,
+  McpServerState,
+  McpServerStatus,
+  Tool,
+  ToolRegistrar,
+} from "@weft/sdk";
+import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
+import { ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
+
+/** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+
+/** MCP tools keep their own "quiet time" ceiling, so the kernel's default limit must not cut them off. */
+const SELF_TIMED_MS = 2_147_483_647;
+
+export interface ManagerOptions {
+  /** Where tools are registered: a plugin's or scope's registrar, so they go when it closes. */
+  tools: ToolRegistrar;
+  logger?: Logger;
+  /** Receives `mcp.status` and `mcp.tools-changed`. */
+  emit?(event: FeedbackEvent): void;
+  /** Relative `cwd` of servers added with `addServer` resolve from here. */
+  baseDir?: string;
+  /** `${VAR}` values and the stdio servers' inherited variables; `process.env` by default. */
+  env?: Record<string, string | undefined>;
+  /** Advertise elicitation: the host answers `pending` requests (it has a `waitFor`). */
+  elicitation?: boolean;
+  elicitationTimeoutMs?: number;
+}
+
+export interface StartOptions {
+  signal?: AbortSignal;
+  /** Bounds the whole start, whatever each server's own `timeout`. */
+  deadlineMs?: number;
+}
+
+interface Entry {
+  spec: McpServerSpec;
+  state: McpServerState;
+  error?: string;
+  exitCode?: number | null;
+  stderr?: string[];
+  connection?: ServerConnection;
+  /** The server's tools after its `tools` filter, as last listed. */
+  listed: McpTool[];
+  /** What is in the registry now: exposed name and how to take it back. */
+  registered: { name: string; dispose: Disposer }[];
+  starting?: Promise<void>;
+  /** Aborts a start in progress (`stop`). */
+  stopping?: AbortController;
+  /** Re-lists run one at a time. */
+  relisting: Promise<void>;
+}
+
+/**
+ * The MCP servers of one host: their configs, connections, tools and status. Starts run in parallel and
+ * register tools in config order; `start`, `stop` and `close` may be called concurrently (a start in
+ * progress is joined, a stop aborts it). It is also the `mcp` service (McpHost) the plugin publishes.
+ */
+export class Manager implements McpHost {
+  readonly #entries = new Map<string, Entry>();
+  readonly #options: ManagerOptions;
+  readonly #logger: Logger;
+  #closed = false;
+
+  constructor(options: ManagerOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? stderrLogger;
+  }
+
+  /** Adds a server without starting it; a disabled one reports `disabled`. Replaces a stopped or failed entry. */
+  register(spec: McpServerSpec): void {
+    const existing = this.#entries.get(spec.name);
+    if (existing && (existing.state === "connected" || existing.state === "starting")) {
+      throw new WeftError("MCP_SERVER_EXISTS", `MCP server "${spec.name}" is already ${existing.state}; stop it first or choose another name`);
+    }
+    // Re-registering keeps the server's place in the order.
+    this.#entries.set(spec.name, { spec, state: spec.enabled ? "stopped" : "disabled", listed: [], registered: [], relisting: Promise.resolve() });
+  }
+
+  /** Forgets a server, stopping it first. */
+  async unregister(name: string): Promise<void> {
+    await this.stop(name);
+    this.#entries.delete(name);
+  }
+
+  /** Starts every enabled server that is not running, in parallel; tools are registered in config order. */
+  async startAll(options: StartOptions = {}): Promise<McpServerStatus[]> {
+    await this.#startBatch(
+      [...this.#entries.values()].filter((entry) => entry.spec.enabled),
+      options,
+    );
+    return this.status();
+  }
+
+  /** Starts one server (a disabled one too: asking by name is explicit). A dead one is replaced. */
+  async start(name: string, options: StartOptions = {}): Promise<McpServerStatus> {
+    const entry = this.#entry(name);
+    await this.#startBatch([entry], options);
+    if (options.signal?.aborted) throw new WeftError("ABORTED", `starting MCP server "${name}" was aborted`, { cause: options.signal.reason });
+    return this.#status(entry);
+  }
+
+  /** Stops a server and removes its tools; the config stays for a later `start`. */
+  async stop(name: string): Promise<McpServerStatus> {
+    const entry = this.#entry(name);
+    entry.stopping?.abort();
+    await entry.starting;
+    const connection = entry.connection;
+    entry.connection = undefined;
+    this.#unpublish(entry);
+    await connection?.close();
+    if (entry.state !== "disabled" || connection) this.#setState(entry, "stopped");
+    return this.#status(entry);
+  }
+
+  status(): McpServerStatus[] {
+    return [...this.#entries.values()].map((entry) => this.#status(entry));
+  }
+
+  async addServer(name: string, config: McpServerConfig, options: { signal?: AbortSignal } = {}): Promise<McpServerHandle> {
+    this.#assertOpen();
+    const spec = parseServerEntry(name, config, { baseDir: this.#options.baseDir, env: this.#options.env });
+    resolveTransport(spec, this.#options.env);
+    this.register(spec);
+    const entry = this.#entry(name);
+    if (spec.enabled) await this.start(name, options);
+    return {
+      name,
+      toolNames: () => entry.registered.map((tool) => tool.name),
+      status: () => this.#status(entry),
+      instructions: () => entry.connection?.instructions,
+      close: async () => {
+        if (this.#entries.get(name) === entry) await this.unregister(name);
+      },
+    };
+  }
+
+  async resources(server?: string): Promise<McpResource[]> {
+    const lists = await Promise.all(this.#connected(server).map(async ([name, connection]) => (await connection.resources()).map((resource) => ({ server: name, ...resource }))));
+    return lists.flat();
+  }
+
+  readResource(server: string, uri: string): Promise<McpResourceContents[]> {
+    return this.#connection(server).readResource(uri);
+  }
+
+  async prompts(server?: string): Promise<McpPrompt[]> {
+    const lists = await Promise.all(this.#connected(server).map(async ([name, connection]) => (await connection.prompts()).map((prompt) => ({ server: name, ...prompt }))));
+    return lists.flat();
+  }
+
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult> {
+    return this.#connection(server).getPrompt(name, args);
+  }
+
+  instructions(): McpInstructions[] {
+    return this.#connected().flatMap(([server, connection]) => (connection.instructions ? [{ server, text: connection.instructions }] : []));
+  }
+
+  /** Stops every server; idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#entries.keys()].map((name) => this.stop(name)));
+  }
+
+  /** Connects the entries in parallel; each registers its tools once every entry before it has. */
+  async #startBatch(entries: Entry[], options: StartOptions): Promise<void> {
+    this.#assertOpen();
+    const deadline = options.deadlineMs === undefined ? undefined : AbortSignal.timeout(options.deadlineMs);
+    let previous: Promise<unknown> = Promise.resolve();
+    const runs = entries.map((entry) => {
+      if (entry.starting) return entry.starting;
+      if (entry.state === "connected" && entry.connection && !entry.connection.lost) return Promise.resolve();
+      const turn = previous;
+      const run = (async () => {
+        const connection = await this.#connect(entry, { signal: options.signal, deadline, deadlineMs: options.deadlineMs });
+        await turn;
+        if (connection && entry.connection === connection && !connection.lost) this.#publish(entry, connection);
+      })();
+      entry.starting = run.finally(() => (entry.starting = undefined));
+      previous = entry.starting;
+      return entry.starting;
+    });
+    await Promise.all(runs);
+  }
+
+  /** Opens the connection and lists the tools; on failure the entry says why and nothing is left running. */
+  async #connect(entry: Entry, bounds: { signal?: AbortSignal; deadline?: AbortSignal; deadlineMs?: number }): Promise<ServerConnection | undefined> {
+    const { spec } = entry;
+    const previous = entry.connection;
+    entry.connection = undefined;
+    this.#unpublish(entry);
+    await previous?.close();
+    Object.assign(entry, { error: undefined, exitCode: undefined, stderr: undefined });
+    this.#setState(entry, "starting");
+
+    const stopping = new AbortController();
+    entry.stopping = stopping;
+    const timeout = AbortSignal.timeout(spec.timeoutMs);
+    const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    const signal = AbortSignal.any(signals);
+    let connection: ServerConnection | undefined;
+    try {
+      const transport = resolveTransport(spec, this.#options.env);
+      connection = await ServerConnection.open(
+        {
+          server: spec.name,
+          transport,
+          env: this.#options.env ?? process.env,
+          toolTimeoutMs: spec.toolTimeoutMs,
+          elicitation: this.#options.elicitation ?? false,
+          elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+          logger: this.#logger,
+          onToolsChanged: () => connection && this.#relist(entry, connection),
+          onLost: () => connection && this.#lost(entry, connection),
+        },
+        signal,
+      );
+      entry.connection = connection;
+      entry.listed = this.#filter(spec, await connection.listTools(signal), true);
+      return connection;
+    } catch (error) {
+      // Died while listing: `#lost` has already said so.
+      if (connection?.lost) return undefined;
+      entry.connection = undefined;
+      const stderr = connection?.stderrTail() ?? (error instanceof ConnectError ? error.stderr : undefined);
+      await connection?.close();
+      if (stopping.signal.aborted) {
+        this.#setState(entry, "stopped");
+        return undefined;
+      }
+      const reason = timeout.aborted
+        ? `did not connect and list its tools within ${spec.timeoutMs} ms (its "timeout")`
+        : bounds.deadline?.aborted
+          ? `was not ready before the MCP start deadline (${bounds.deadlineMs} ms)`
+          : bounds.signal?.aborted
+            ? "its start was aborted"
+            : errorMessage(error);
+      Object.assign(entry, { error: reason, stderr });
+      this.#setState(entry, "failed");
+      this.#logger.warn(`MCP server "${spec.name}" failed to start: ${reason}`);
+      return undefined;
+    } finally {
+      if (entry.stopping === stopping) entry.stopping = undefined;
+    }
+  }
+
+  /** Registers the listed tools as `<server>__<tool>`, sanitized against every other server's names. */
+  #publish(entry: Entry, connection: ServerConnection): void {
+    const taken = new Set([...this.#entries.values()].filter((other) => other !== entry).flatMap((other) => other.registered.map((tool) => tool.name)));
+    const previous = entry.registered;
+    entry.registered = entry.listed.map((tool) => {
+      const name = sanitizeToolName(`${entry.spec.name}__${tool.name}`, taken);
+      return { name, dispose: this.#options.tools.add(this.#weftTool(entry.spec, connection, tool, name)) };
+    });
+    // New before old: a name present in both never disappears from the registry in between.
+    for (const tool of previous) void tool.dispose();
+    this.#setState(entry, "connected");
+  }
+
+  #unpublish(entry: Entry): void {
+    for (const tool of entry.registered.splice(0)) void tool.dispose();
+  }
+
+  #weftTool(spec: McpServerSpec, connection: ServerConnection, tool: McpTool, name: string): Tool {
+    const annotations = { title: tool.title ?? tool.annotations?.title, ...tool.annotations };
+    const hints = Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined));
+    return {
+      name,
+      description: tool.description ?? tool.title ?? "",
+      inputSchema: { ...tool.inputSchema, type: "object" },
+      source: { kind: "mcp", id: spec.name },
+      ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
+      timeoutMs: SELF_TIMED_MS,
+      execute: (args, ctx) => connection.call(tool.name, args, ctx),
+    };
+  }
+
+  /** `notifications/tools/list_changed`: re-list and swap; a failed re-list keeps the old tools. */
+  #relist(entry: Entry, connection: ServerConnection): void {
+    entry.relisting = entry.relisting.then(async () => {
+      if (entry.connection !== connection || connection.lost) return;
+      let tools: McpTool[];
+      try {
+        tools = await connection.listTools();
+      } catch (error) {
+        this.#logger.warn(`MCP server "${entry.spec.name}" changed its tools, but listing them again failed (the old ones stay): ${errorMessage(error)}`);
+        return;
+      }
+      if (entry.connection !== connection || connection.lost) return;
+      entry.listed = this.#filter(entry.spec, tools, false);
+      if (entry.state !== "connected") return;
+      const before = entry.registered.map((tool) => tool.name);
+      this.#publish(entry, connection);
+      const after = entry.registered.map((tool) => tool.name);
+      const added = after.filter((name) => !before.includes(name));
+      const removed = before.filter((name) => !after.includes(name));
+      if (added.length > 0 || removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added, removed });
+    });
+  }
+
+  /** The server died (or its stream closed): its tools go, its status says how it ended. */
+  #lost(entry: Entry, connection: ServerConnection): void {
+    if (entry.connection !== connection) return;
+    entry.connection = undefined;
+    const removed = entry.registered.map((tool) => tool.name);
+    this.#unpublish(entry);
+    const { exitCode, stderr, description } = connection.exit;
+    Object.assign(entry, { error: description, exitCode, stderr });
+    this.#logger.warn(`MCP server "${entry.spec.name}" ${description}; its tools were removed`);
+    this.#setState(entry, "failed");
+    if (removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added: [], removed });
+    void connection.close();
+  }
+
+  /** Applies the entry's `tools` allow/drop list; names that match nothing are reported once. */
+  #filter(spec: McpServerSpec, tools: McpTool[], warn: boolean): McpTool[] {
+    const filter = spec.tools;
+    if (!filter) return tools;
+    if (warn) {
+      const published = new Set(tools.map((tool) => tool.name));
+      const unknown = [...(filter.allow ?? []), ...filter.deny].filter((name) => !published.has(name));
+      if (unknown.length > 0) {
+        this.#logger.warn(`MCP server "${spec.name}": "tools" names ${unknown.map((name) => `"${name}"`).join(", ")}, which the server does not publish`);
+      }
+    }
+    return tools.filter((tool) => (!filter.allow || filter.allow.includes(tool.name)) && !filter.deny.includes(tool.name));
+  }
+
+  #status(entry: Entry): McpServerStatus {
+    const status: McpServerStatus = { name: entry.spec.name, state: entry.state, tools: entry.registered.length };
+    if (entry.error !== undefined) status.error = entry.error;
+    if (entry.state === "failed") {
+      if (entry.exitCode !== undefined) status.exitCode = entry.exitCode;
+      if (entry.stderr && entry.stderr.length > 0) status.stderr = entry.stderr;
+    }
+    return status;
+  }
+
+  #setState(entry: Entry, state: McpServerState): void {
+    entry.state = state;
+    const event: FeedbackEvent = { type: "mcp.status", server: entry.spec.name, state, tools: entry.registered.length };
+    if (entry.error !== undefined && state === "failed") event.error = entry.error;
+    this.#emit(event);
+  }
+
+  #emit(event: FeedbackEvent): void {
+    this.#options.emit?.(event);
+  }
+
+  #entry(name: string): Entry {
+    const entry = this.#entries.get(name);
+    if (!entry) {
+      const known = [...this.#entries.keys()];
+      throw new WeftError("MCP_SERVER_UNKNOWN", `no MCP server named "${name}"; known servers: ${known.length > 0 ? known.join(", ") : "(none)"}`);
+    }
+    return entry;
+  }
+
+  #connected(server?: string): [string, ServerConnection][] {
+    if (server !== undefined) return [[server, this.#connection(server)]];
+    return [...this.#entries.values()].flatMap((entry) => (entry.connection && entry.state === "connected" ? [[entry.spec.name, entry.connection] as [string, ServerConnection]] : []));
+  }
+
+  #connection(server: string): ServerConnection {
+    const entry = this.#entry(server);
+    if (!entry.connection || entry.state !== "connected") {
+      throw new WeftError("MCP_SERVER_UNAVAILABLE", `MCP server "${server}" is ${entry.state}${entry.error ? ` (${entry.error})` : ""}; start it first`);
+    }
+    return entry.connection;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new WeftError("MCP_SERVER_UNAVAILABLE", "this MCP manager is closed; create a new one");
+  }
+}
+

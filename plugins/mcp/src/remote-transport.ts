@@ -1,0 +1,36 @@
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { errorMessage } from "@weft/sdk";
+import type { RemoteEndpoint } from "./config.js";
+
+/**
+ * The transports to try for a remote server, in order: Streamable HTTP then legacy SSE for `http`, SSE
+ * alone for `sse`. Both resume a broken event stream (Last-Event-ID, honouring the server's `retry`).
+ */
+export function remoteTransports(endpoint: RemoteEndpoint): (() => Transport)[] {
+  const url = new URL(endpoint.url);
+  const requestInit: RequestInit = { headers: endpoint.headers };
+  const sse = () => new SSEClientTransport(url, { requestInit });
+  if (endpoint.kind === "sse") return [sse];
+  return [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+}
+
+/**
+ * Whether a failed Streamable HTTP handshake means "this is a legacy SSE server": it answered the POST
+ * with a client error other than an authorization one. A refused connection or a timeout would fail the
+ * same way over SSE, so those are reported as they are.
+ */
+export function isLegacyServerAnswer(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined) return false;
+  return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
+}
+
+/** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
+export function describeRemoteFailure(error: unknown, url: string): string {
+  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  if (causeCode === "ECONNREFUSED") return `cannot reach ${url}: connection refused (is the server running?)`;
+  if (causeCode === "ENOTFOUND") return `cannot reach ${url}: unknown host`;
+  if (causeCode) return `cannot reach ${url}: ${causeCode}`;
+  return errorMessage(error);
+}

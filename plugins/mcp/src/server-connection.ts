@@ -1,0 +1,300 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ElicitRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type ClientCapabilities,
+  type ServerCapabilities,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { WeftError, errorMessage, errorResult } from "@weft/sdk";
+import type { Logger, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolResult } from "@weft/sdk";
+import { childEnvironment } from "./child-env.js";
+import type { ServerTransport } from "./config.js";
+import { ElicitationBridge, elicitResult, pendingRequest, type ElicitationTicket } from "./elicitation-bridge.js";
+import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
+import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
+import { describeRemoteFailure, isLegacyServerAnswer, remoteTransports } from "./remote-transport.js";
+import { StdioTransport } from "./stdio-transport.js";
+
+/** The client weft introduces itself as. */
+export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
+
+/** Requests are bounded by our own signals and ceilings; the SDK's 60 s default must never cut in first. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+export type { McpTool };
+
+export interface ConnectionOptions {
+  server: string;
+  transport: ServerTransport;
+  /** The host's environment, filtered for a stdio child. */
+  env: Record<string, string | undefined>;
+  toolTimeoutMs: number;
+  /** Advertise elicitation (the host can answer `pending` requests). */
+  elicitation: boolean;
+  elicitationTimeoutMs: number;
+  logger: Logger;
+  /** The server said its tool list changed. */
+  onToolsChanged(): void;
+  /** The connection ended without `close()` being called: the process died or the stream closed. */
+  onLost(): void;
+}
+
+/** A failed connect, with what a stdio server left on stderr. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string[] | undefined,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** One live MCP session with one server: its client, transport, tool list and calls. */
+export class ServerConnection {
+  readonly #options: ConnectionOptions;
+  readonly #bridge: ElicitationBridge;
+  #client!: Client;
+  #transport!: Transport;
+  #closing = false;
+  #lost = false;
+
+  private constructor(options: ConnectionOptions) {
+    this.#options = options;
+    this.#bridge = new ElicitationBridge(options.server, options.elicitationTimeoutMs);
+  }
+
+  /**
+   * Connects (stdio, or Streamable HTTP falling back to legacy SSE) and completes the handshake. `signal`
+   * bounds it all; on failure everything started is closed again and the error says what happened.
+   */
+  static async open(options: ConnectionOptions, signal: AbortSignal): Promise<ServerConnection> {
+    const connection = new ServerConnection(options);
+    await connection.#connect(signal);
+    return connection;
+  }
+
+  get capabilities(): ServerCapabilities {
+    return this.#client.getServerCapabilities() ?? {};
+  }
+
+  get instructions(): string | undefined {
+    return this.#client.getInstructions() || undefined;
+  }
+
+  /** Whether the connection ended on its own (see `onLost`). */
+  get lost(): boolean {
+    return this.#lost;
+  }
+
+  /** stdio: how the process ended and its last stderr lines. */
+  get exit(): { exitCode?: number | null; stderr?: string[]; description: string } {
+    const transport = this.#transport;
+    if (!(transport instanceof StdioTransport)) return { description: "the connection closed" };
+    const exit = transport.exit;
+    const description = !exit ? "the connection closed" : exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+    return { exitCode: exit?.code ?? null, stderr: transport.stderrTail(), description };
+  }
+
+  /** stdio: the last stderr lines so far. */
+  stderrTail(): string[] | undefined {
+    return this.#transport instanceof StdioTransport ? this.#transport.stderrTail() : undefined;
+  }
+
+  /** Every tool (all pages), or none when the server declared no `tools` capability. */
+  async listTools(signal?: AbortSignal): Promise<McpTool[]> {
+    if (!this.capabilities.tools) return [];
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /**
+   * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
+   * an abort or the server's death is an error result the model reads.
+   */
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const { server } = this.#options;
+    let call: InFlightCall;
+    if (ctx.answer) {
+      const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
+      const entry = this.#bridge.take(ticket?.token);
+      if (!entry) {
+        return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
+      }
+      entry.held.answer(elicitResult(ctx.answer, ticket?.mode));
+      call = entry.call;
+    } else {
+      if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
+      call = new InFlightCall(
+        ({ signal, onprogress }) =>
+          this.#client.callTool({ name: tool, arguments: args }, undefined, {
+            signal,
+            timeout: NO_SDK_TIMEOUT,
+            onprogress: ({ progress, total, message }) => onprogress({ progress, total, message }),
+          }) as Promise<CallResult>,
+        this.#options.toolTimeoutMs,
+      );
+      this.#bridge.track(call);
+      void call.finished.then(() => this.#bridge.untrack(call));
+    }
+    const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    return this.#toResult(tool, outcome, ctx.signal);
+  }
+
+  async resources(): Promise<Omit<McpResource, "server">[]> {
+    if (!this.capabilities.resources) return [];
+    const resources: Omit<McpResource, "server">[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#request(() => this.#client.listResources(cursor ? { cursor } : undefined, { timeout: NO_SDK_TIMEOUT }));
+      for (const { uri, name, title, description, mimeType } of page.resources) resources.push(defined({ uri, name, title, description, mimeType }));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return resources;
+  }
+
+  async readResource(uri: string): Promise<McpResourceContents[]> {
+    const result = await this.#request(() => this.#client.readResource({ uri }, { timeout: NO_SDK_TIMEOUT }));
+    return result.contents.map((item) =>
+      defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? (item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
+    );
+  }
+
+  async prompts(): Promise<Omit<McpPrompt, "server">[]> {
+    if (!this.capabilities.prompts) return [];
+    const prompts: Omit<McpPrompt, "server">[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#request(() => this.#client.listPrompts(cursor ? { cursor } : undefined, { timeout: NO_SDK_TIMEOUT }));
+      for (const { name, title, description, arguments: parameters } of page.prompts) {
+        prompts.push(defined({ name, title, description, arguments: parameters?.map(({ name, description, required }) => defined({ name, description, required })) }));
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return prompts;
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}): Promise<McpPromptResult> {
+    const result = await this.#request(() => this.#client.getPrompt({ name, arguments: args }, { timeout: NO_SDK_TIMEOUT }));
+    return defined({
+      description: result.description,
+      messages: result.messages.map((message) => ({ role: message.role, content: flattenBlock(message.content as ContentBlock) })),
+    });
+  }
+
+  /** Closes the session; a stdio server's whole process group is stopped. Held questions are cancelled. */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    this.#bridge.close();
+    try {
+      await this.#client.close();
+    } finally {
+      await this.#transport.close().catch(() => {});
+    }
+  }
+
+  async #connect(signal: AbortSignal): Promise<void> {
+    const { transport } = this.#options;
+    const attempts: (() => Transport)[] =
+      transport.kind === "stdio"
+        ? [
+            () =>
+              new StdioTransport({
+                command: transport.command,
+                args: transport.args,
+                cwd: transport.cwd,
+                env: childEnvironment(this.#options.env, transport.inheritEnv, transport.env),
+                onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
+              }),
+          ]
+        : remoteTransports(transport);
+    for (const [index, make] of attempts.entries()) {
+      this.#client = this.#newClient();
+      this.#transport = make();
+      try {
+        await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
+        return;
+      } catch (error) {
+        await this.#transport.close().catch(() => {});
+        if (index < attempts.length - 1 && isLegacyServerAnswer(error) && !signal.aborted) continue;
+        throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
+      }
+    }
+  }
+
+  #newClient(): Client {
+    const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+    const client = new Client(CLIENT_INFO, { capabilities });
+    if (this.#options.elicitation) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal));
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
+    client.onclose = () => {
+      if (this.#closing || this.#lost || this.#client !== client) return;
+      this.#lost = true;
+      this.#bridge.close();
+      this.#options.onLost();
+    };
+    // Transport hiccups (a non-JSON line on stdout, a dropped SSE stream being resumed) are not fatal.
+    client.onerror = (error) => this.#options.logger.debug(`mcp ${this.#options.server}: ${errorMessage(error)}`);
+    return client;
+  }
+
+  #describe(error: unknown): string {
+    const transport = this.#transport;
+    if (transport instanceof StdioTransport && transport.exit) return `${this.exit.description} during the handshake`;
+    if (this.#options.transport.kind !== "stdio") return describeRemoteFailure(error, this.#options.transport.url);
+    return errorMessage(error);
+  }
+
+  #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal): ToolResult {
+    const { server } = this.#options;
+    const origin = { server, tool };
+    if (outcome.kind === "result") return toToolResult(outcome.result, origin);
+    if (outcome.kind === "elicitation") {
+      const pending = pendingRequest(server, outcome.elicitation);
+      return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: origin };
+    }
+    if (outcome.timedOut) {
+      return errorResult(
+        `MCP server "${server}" went quiet: ${tool} sent no result and no progress for ${this.#options.toolTimeoutMs} ms (its toolTimeout), so the call was cancelled`,
+        { ...origin, timedOut: true },
+      );
+    }
+    if (signal.aborted) return errorResult(`${tool} was aborted`, { ...origin, aborted: true });
+    if (this.#lost) {
+      return errorResult(`MCP server "${server}" stopped during the call (${this.exit.description}); its tools are unavailable until it is started again`, {
+        ...origin,
+        serverLost: true,
+      });
+    }
+    const message = outcome.error instanceof McpError ? outcome.error.message : errorMessage(outcome.error);
+    return errorResult(`MCP server "${server}" failed to run ${tool}: ${message}`, origin);
+  }
+
+  /** A request of the plugin's API (not a tool call): failures are typed errors naming the server. */
+  async #request<T>(run: () => Promise<T>): Promise<T> {
+    const { server } = this.#options;
+    if (this.#lost || this.#closing) throw new WeftError("MCP_SERVER_UNAVAILABLE", `MCP server "${server}" is not running; start it first`);
+    try {
+      return await run();
+    } catch (error) {
+      throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}": ${errorMessage(error)}`, { cause: error });
+    }
+  }
+}
+
+/** Drops undefined fields, so results compare and print cleanly. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}

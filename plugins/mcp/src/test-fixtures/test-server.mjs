@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// A small stdio MCP server whose misbehaviour is chosen by flags, for what the npm servers do not show:
+//   --hang-handshake      read requests, never answer (connect timeout)
+//   --no-tools            declare no tools capability (resources only)
+//   --odd-names           publish tool names with characters providers refuse
+//   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
+// Tools: echo, hang (never answers), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
+// then answers), ticker (progress every `intervalMs` for `ticks` times, then answers).
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const flags = new Map(process.argv.slice(2).map((arg) => {
+  const [name, value = "true"] = arg.replace(/^--/, "").split("=");
+  return [name, value];
+}));
+
+if (flags.has("hang-handshake")) {
+  process.stdin.resume();
+  setInterval(() => {}, 60_000);
+} else {
+  await serve();
+}
+
+async function serve() {
+  if (flags.has("spawn-child")) {
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)"], { stdio: "ignore" });
+    writeFileSync(flags.get("spawn-child"), String(child.pid));
+  }
+  const noTools = flags.has("no-tools");
+  const server = new Server(
+    { name: "weft-test-server", version: "1.0.0" },
+    { capabilities: noTools ? { resources: {} } : { tools: {}, resources: {} }, instructions: "Use echo to repeat text." },
+  );
+  const object = (properties = {}) => ({ type: "object", properties });
+  const tools = flags.has("odd-names")
+    ? [
+        { name: "get.weather/now", description: "Odd name", inputSchema: object() },
+        { name: "get_weather_now", description: "Same after sanitizing", inputSchema: object() },
+      ]
+    : [
+        { name: "echo", description: "Echo the text back", inputSchema: object({ text: { type: "string" } }) },
+        { name: "hang", description: "Never answers", inputSchema: object() },
+        { name: "crash", description: "Exits mid-call", inputSchema: object() },
+        { name: "chatty", description: "Writes 200 KB to stderr, then answers", inputSchema: object() },
+        { name: "ticker", description: "Reports progress, then answers", inputSchema: object({ ticks: { type: "number" }, intervalMs: { type: "number" } }) },
+      ];
+  if (!noTools) {
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args = {} } = request.params;
+      switch (name) {
+        case "echo":
+          return { content: [{ type: "text", text: String(args.text ?? "") }] };
+        case "hang":
+          return new Promise(() => {});
+        case "crash":
+          process.stderr.write("about to crash\nfatal: simulated failure\n");
+          setTimeout(() => process.exit(3), 10);
+          return new Promise(() => {});
+        case "chatty": {
+          const line = `${"x".repeat(99)}\n`;
+          process.stderr.write(line.repeat(2048));
+          return { content: [{ type: "text", text: "done talking" }] };
+        }
+        case "ticker": {
+          const ticks = Number(args.ticks ?? 3);
+          const token = request.params._meta?.progressToken;
+          for (let tick = 1; tick <= ticks; tick++) {
+            await new Promise((resolve) => setTimeout(resolve, Number(args.intervalMs ?? 50)));
+            if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: tick, total: ticks } });
+          }
+          return { content: [{ type: "text", text: `ticked ${ticks} times` }] };
+        }
+        default:
+          return { content: [{ type: "text", text: `called ${name}` }] };
+      }
+    });
+  }
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "test://note", name: "note", mimeType: "text/plain" }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "a note" }] }));
+  await server.connect(new StdioServerTransport());
+}
