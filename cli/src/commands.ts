@@ -1,8 +1,9 @@
 import type { Command } from "./command.js";
 import { callCommand } from "./commands/call.js";
+import { chatCommand } from "./commands/chat.js";
 import { pluginsCommand } from "./commands/plugins.js";
 import { runCommand } from "./commands/run.js";
 import { toolsCommand } from "./commands/tools.js";
 
 /** Every `weft` command, in the order `weft help` lists them. */
-export const COMMANDS: Command[] = [runCommand, pluginsCommand, toolsCommand, callCommand];
+export const COMMANDS: Command[] = [runCommand, chatCommand, pluginsCommand, toolsCommand, callCommand];

@@ -1,13 +1,14 @@
-import type { Interface } from "node:readline/promises";
 import type { PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+import type { LineReader } from "./line-reader.js";
 
 /**
  * Answers suspensions at the terminal: a question reads one line, a form reads each field in turn,
  * a URL is shown for the user to open. `/decline` declines; an empty answer to a question cancels.
  */
-export function terminalWaitFor(readline: Interface, write: (text: string) => void): WaitFor {
+export function terminalWaitFor(lines: LineReader, write: (text: string) => void): WaitFor {
   return async (suspension: Suspension, signal: AbortSignal): Promise<PendingAnswer> => {
-    const ask = async (prompt: string) => (await readline.question(prompt, { signal })).trim();
+    // End of input while asking answers nothing: the tool sees a cancel.
+    const ask = async (prompt: string) => (await lines.ask(prompt, signal))?.trim() ?? "";
     write(`\n${suspension.toolName} asks: ${suspension.message}\n`);
     if (suspension.url) {
       write(`open ${suspension.url}\n`);

@@ -1,0 +1,90 @@
+import { EFFORTS, errorMessage, isAbortError, type Effort } from "@weft/sdk";
+import type { Command, CommandIO } from "../command.js";
+import { openAgentSession, type AgentSession } from "../agent-session.js";
+import { parseFlags } from "../project-options.js";
+import { terminalWaitFor } from "../terminal/ask-user.js";
+import { LineReader } from "../terminal/line-reader.js";
+import { textRenderer } from "../terminal/run-renderer.js";
+
+const HELP = "/model <provider/model>  /effort <off|low|medium|high|max>  /tools  /reset  /exit";
+
+export const chatCommand: Command = {
+  name: "chat",
+  summary: "an interactive session with history; Ctrl-C stops the running turn",
+  usage: "weft chat [--model provider/model] [--effort level] [--max-iterations n] [--config <file>]",
+  async run(argv, io) {
+    const { values } = parseFlags(argv, { model: { type: "string" }, effort: { type: "string" }, "max-iterations": { type: "string" } });
+    const lines = new LineReader(process.stdin, io.stderr, io.isTTY && process.stdin.isTTY === true);
+    const renderer = textRenderer(io);
+    const session = await openAgentSession({
+      cwd: io.cwd,
+      config: values.config,
+      model: values.model,
+      effort: values.effort,
+      maxIterations: values["max-iterations"],
+      waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text)),
+      feedback: (event) => event.type === "mcp.status" && renderer.render(event),
+    });
+    let running: AbortController | undefined;
+    // Ctrl-C stops the turn in flight; at the prompt it only reminds how to leave.
+    const interrupt = () => (running ? running.abort() : io.stderr.write(`\n(${HELP})\n`));
+    lines.onInterrupt(interrupt);
+    process.on("SIGINT", interrupt);
+    io.stderr.write(`weft chat: ${session.agent.model.provider}/${session.agent.model.model}, ${session.project.toolkit.tools.length} tools. ${HELP}\n`);
+    try {
+      for (;;) {
+        const line = (await lines.ask("you> "))?.trim();
+        if (line === undefined || line === "/exit") return 0;
+        if (line === "") continue;
+        if (line.startsWith("/")) {
+          await runSlashCommand(line, session, io);
+          continue;
+        }
+        running = new AbortController();
+        try {
+          for await (const event of session.agent.stream(line, { signal: running.signal })) {
+            renderer.render(event);
+            if (event.type === "response" && event.response.status !== "done") {
+              io.stderr.write(`(turn ${event.response.status}${event.response.reason ? `: ${event.response.reason}` : ""})\n`);
+            }
+          }
+        } catch (error) {
+          io.stderr.write(isAbortError(error) ? "(turn stopped)\n" : `weft: ${errorMessage(error)}\n`);
+        } finally {
+          renderer.finish();
+          running = undefined;
+        }
+      }
+    } finally {
+      process.off("SIGINT", interrupt);
+      lines.close();
+      await session.close();
+    }
+  },
+};
+
+async function runSlashCommand(line: string, session: AgentSession, io: CommandIO): Promise<void> {
+  const [command, argument = ""] = line.split(/\s+/, 2);
+  const say = (text: string) => void io.stderr.write(`${text}\n`);
+  try {
+    switch (command) {
+      case "/model":
+        // `provider/model` of the same provider, or the bare model id.
+        session.agent.changeModel(argument.startsWith(`${session.agent.model.provider}/`) ? argument.slice(argument.indexOf("/") + 1) : argument);
+        return say(`model: ${session.agent.model.provider}/${session.agent.model.model}`);
+      case "/effort":
+        if (!EFFORTS.includes(argument as Effort)) return say(`effort must be one of ${EFFORTS.join(", ")}`);
+        session.agent.changeEffort(argument as Effort);
+        return say(`effort: ${argument}`);
+      case "/tools":
+        return say(session.project.toolkit.tools.map((tool) => `${tool.name}  (${tool.source.kind}:${tool.source.id})`).join("\n") || "(no tools)");
+      case "/reset":
+        await session.agent.resetSession();
+        return say("(history cleared)");
+      default:
+        return say(`unknown command ${command}; ${HELP}`);
+    }
+  } catch (error) {
+    say(errorMessage(error));
+  }
+}
