@@ -1,6 +1,6 @@
 /**
  * MCP parallel start: the time from nothing to tools listed, with 1 server and with 3 started at
- * once, through weft's MCP plugin (kernel + plugin + the `mcp` service's addServer) and, as the
+ * once, through weft's MCP plugin (a kernel, the plugin with an mcp.json, `ready()`) and, as the
  * floor, through the official MCP client alone. Runs alternate 1 and 3; medians of REPEATS each.
  *
  *   node mcp-parallel.mjs <out.json> '{"mcpServer": {"command", "args"}}'
@@ -17,17 +17,16 @@ const REPEATS = 10;
 const NAMES = ["alpha", "beta", "gamma"];
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** weft: a kernel with the MCP plugin, `count` servers added at once; resolves when all are listed. */
+/** weft: a kernel with the MCP plugin and an mcp.json of `count` servers; resolves when all are listed. */
 async function weftStart(count) {
   const [{ createKernel }, { default: mcpPlugin }] = await Promise.all([import("@weft/core"), import("@weft/plugin-mcp")]);
   const started = performance.now();
   const kernel = createKernel({ logger: silent });
-  await kernel.use(mcpPlugin);
+  const mcpServers = Object.fromEntries(NAMES.slice(0, count).map((name) => [name, { command: mcpServer.command, args: mcpServer.args }]));
+  await kernel.use(mcpPlugin, { config: { mcpServers } });
   await kernel.ready();
-  const host = kernel.scope("bench").need("mcp");
-  const handles = await Promise.all(NAMES.slice(0, count).map((name) => host.addServer(name, { command: mcpServer.command, args: mcpServer.args })));
   const elapsed = performance.now() - started;
-  const tools = handles.reduce((sum, handle) => sum + handle.toolNames().length, 0);
+  const tools = kernel.tools.list().length;
   await kernel.close();
   if (tools !== 3 * count) throw new Error(`weft listed ${tools} tools from ${count} servers; expected ${3 * count}`);
   return elapsed;

@@ -1,6 +1,6 @@
 /**
  * weft: a kernel with the openai-compatible provider (@weft/plugin-openrouter), the MCP bridge
- * (@weft/plugin-mcp, servers added through the `mcp` service it publishes) and the skills plugin,
+ * (@weft/plugin-mcp with an mcp.json object) and the skills plugin,
  * and the agent from @weft/core. Resolved from the workspace (bench/ has no copy of them), built dist/.
  * The MCP and skills plugins are imported when a scenario enables them, as weft loads plugins named in
  * a config; their import time is then part of init.
@@ -34,9 +34,7 @@ export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
     );
   } else {
     const { default: mcpPlugin } = await import("@weft/plugin-mcp");
-    await kernel.use(mcpPlugin);
-    await kernel.ready();
-    await kernel.scope("bench").need("mcp").addServer("bench", { command: mcpServer.command, args: mcpServer.args });
+    await kernel.use(mcpPlugin, { config: { mcpServers: { bench: { command: mcpServer.command, args: mcpServer.args } } } });
   }
   if (scenario === "full") {
     const { default: skillsPlugin } = await import("@weft/plugin-skills");
@@ -50,6 +48,8 @@ export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
       }),
     );
   }
+  // ready() starts the MCP servers and lists their tools; createModel would run it too.
+  await kernel.ready();
   const model = await kernel.createModel({ provider: "openai-compatible", model: MODEL_ID, baseUrl: `${llmUrl}/v1`, apiKey: "bench" });
   const agent = createAgent({ model, kernel });
   await agent.startSession({ prompt: SYSTEM, tools });
