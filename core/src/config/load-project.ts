@@ -69,6 +69,11 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
 }
 
+/** Reads and validates a config file without loading anything it names. */
+export async function readProjectConfig(file: string): Promise<ProjectConfig> {
+  return parseProjectConfig(await ConfigDocument.read(file));
+}
+
 /**
  * The first-party plugin of the model's provider when the project does not list it, so that
  * `model: anthropic/...` works without also writing `plugins: [anthropic]`.

@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command, CommandIO } from "../command.js";
+import { parseFlags } from "../project-options.js";
+import { LineReader } from "../terminal/line-reader.js";
+
+const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+
+/** The starter config; comments say what each key does so the file teaches itself. */
+export function starterConfig(model: string, builtins: boolean): string {
+  return `# weft project file; \`weft tools\` shows what the model gets, \`weft run "<prompt>"\` runs an agent.
+# provider/model; the provider's plugin loads by itself. Credentials come from the environment:
+# ANTHROPIC_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST.
+model: ${model}
+effort: medium
+instructions: You are a careful assistant. Use the tools when they help; say what you did.
+
+# The built-in tools: bash, read, write, edit, grep, glob, webfetch, apply_patch, question, todowrite.
+# They run with your authority in this folder; { tools: { bash: false } } drops single ones.
+builtins: ${builtins}
+
+plugins: []
+#  - files: { root: ./workspace }     # a pack with options
+#  - ./tools/my-pack.js               # your own pack, a path relative to this file
+
+# mcp: ./mcp.json                     # MCP servers (Claude Desktop / Cursor format)
+# skills: [./skills]                  # folders of SKILL.md skills
+# disableTools: [bash]
+`;
+}
+
+export const initCommand: Command = {
+  name: "init",
+  summary: "write a starter weft.config.yaml here (asks on a terminal, uses defaults otherwise)",
+  usage: "weft init [--model provider/model] [--force]",
+  async run(argv, io) {
+    const { values } = parseFlags(argv, { model: { type: "string" }, force: { type: "boolean" } });
+    const file = path.join(io.cwd, "weft.config.yaml");
+    if (existsSync(file) && !values.force) {
+      io.stderr.write(`weft: ${file} already exists; use --force to replace it\n`);
+      return 1;
+    }
+    const { model, builtins } = io.isTTY && process.stdin.isTTY ? await ask(io, values.model) : { model: values.model ?? DEFAULT_MODEL, builtins: true };
+    await writeFile(file, starterConfig(model, builtins));
+    io.stdout.write(`wrote ${file}\nnext: weft tools, then weft run "<prompt>"\n`);
+    return 0;
+  },
+};
+
+async function ask(io: CommandIO, model: string | undefined): Promise<{ model: string; builtins: boolean }> {
+  const lines = new LineReader(process.stdin, io.stderr, true);
+  try {
+    const chosen = model ?? ((await lines.ask(`model [${DEFAULT_MODEL}]: `))?.trim() || DEFAULT_MODEL);
+    const builtins = !/^n/i.test((await lines.ask("enable the built-in tools (shell, files, web)? [Y/n]: "))?.trim() ?? "");
+    return { model: chosen, builtins };
+  } finally {
+    lines.close();
+  }
+}

@@ -1,0 +1,41 @@
+import path from "node:path";
+import { findConfigFile, readProjectConfig } from "@weft/core";
+import { listSkills, validateSkill } from "@weft/plugin-skills";
+import { UsageError, type Command } from "../command.js";
+import { parseFlags } from "../project-options.js";
+import { formatTable } from "../table.js";
+
+export const skillsCommand: Command = {
+  name: "skills",
+  summary: "list the project's skills, or validate a skill folder against the specification",
+  usage: "weft skills list [--json] [--config <file>] | weft skills validate <folder>",
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" } });
+    const [action, folder] = positionals;
+    if (action === "validate") {
+      if (!folder) throw new UsageError("name the skill folder to validate");
+      const problems = await validateSkill(path.resolve(io.cwd, folder));
+      if (problems.length === 0) {
+        io.stdout.write(`${folder}: valid\n`);
+        return 0;
+      }
+      io.stderr.write(`${problems.map((problem) => `${folder}: ${problem}`).join("\n")}\n`);
+      return 1;
+    }
+    if (action !== "list") throw new UsageError('say "list" or "validate <folder>"');
+    const file = findConfigFile(io.cwd, values.config);
+    const config = await readProjectConfig(file);
+    const skills = await listSkills({
+      skillsDir: (config.skills ?? []).map((root) => path.resolve(path.dirname(file), root)),
+      skillsFilter: config.skillsFilter,
+      disableSkills: config.disableSkills,
+    });
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+      return 0;
+    }
+    const rows = skills.map((skill) => [skill.name, String(skill.files.length), path.relative(path.dirname(file), skill.location), skill.description]);
+    io.stdout.write(`${formatTable([["SKILL", "FILES", "FOLDER", "DESCRIPTION"], ...rows])}\n${skills.length} skills\n`);
+    return 0;
+  },
+};

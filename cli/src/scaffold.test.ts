@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const weftBin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const workspaceModules = fileURLToPath(new URL("../../node_modules", import.meta.url));
+const run = promisify(execFile);
+
+async function weft(cwd: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [weftBin, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("weft init and weft new-plugin", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-scaffold-")));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("init writes a starter config that loads, and will not overwrite it", async () => {
+    const project = path.join(dir, "project");
+    await mkdir(project);
+    expect(await weft(project, "init")).toEqual({ code: 0, stderr: "", stdout: `wrote ${project}/weft.config.yaml\nnext: weft tools, then weft run "<prompt>"\n` });
+    const config = await readFile(path.join(project, "weft.config.yaml"), "utf8");
+    expect(config).toContain("model: anthropic/claude-sonnet-4-5\n");
+    expect(config).toContain("builtins: true\n");
+    const tools = await weft(project, "tools", "--json");
+    expect(tools.code).toBe(0);
+    expect(JSON.parse(tools.stdout).map((tool: { name: string }) => tool.name)).toEqual([
+      "apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "webfetch", "write",
+    ]);
+    expect(await weft(project, "init")).toEqual({ code: 1, stdout: "", stderr: `weft: ${project}/weft.config.yaml already exists; use --force to replace it\n` });
+  });
+
+  it("new-plugin scaffolds a pack whose own test passes", async () => {
+    const result = await weft(dir, "new-plugin", "greeter");
+    expect(result.code).toBe(0);
+    const pack = path.join(dir, "weft-plugin-greeter");
+    expect(result.stdout).toBe(
+      `created weft-plugin-greeter in ${pack}\n  package.json\n  tsconfig.json\n  src/index.ts\n  src/index.test.ts\n  README.md\nnext: cd weft-plugin-greeter && npm install && npm test\n`,
+    );
+    const manifest = JSON.parse(await readFile(path.join(pack, "package.json"), "utf8"));
+    expect(manifest.peerDependencies).toEqual({ "@weft/sdk": "^0.1.0" });
+    // Stands in for `npm install`: the workspace has every package the scaffold names.
+    await symlink(workspaceModules, path.join(pack, "node_modules"));
+    await writeFile(path.join(pack, "vitest.config.mjs"), "export default { test: { include: ['src/**/*.test.ts'] } };\n");
+    const { stdout } = await run(process.execPath, [path.join(workspaceModules, "vitest/vitest.mjs"), "run", "--reporter=json"], { cwd: pack });
+    const report = JSON.parse(stdout.slice(stdout.indexOf("{")));
+    expect({ passed: report.numPassedTests, failed: report.numFailedTests }).toEqual({ passed: 1, failed: 0 });
+    await run(process.execPath, [path.join(workspaceModules, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: pack });
+    const built = await import(path.join(pack, "dist/index.js"));
+    expect(built.default.meta).toEqual({ name: "weft-plugin-greeter", version: "0.1.0", api: 1 });
+  });
+});
