@@ -62,3 +62,34 @@ describe("weft init and weft new-plugin", () => {
     expect(built.default.meta).toEqual({ name: "weft-plugin-greeter", version: "0.1.0", api: 1 });
   });
 });
+
+describe("weft skills", () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await realpath(await mkdtemp(path.join(tmpdir(), "weft-skills-")));
+    await mkdir(path.join(project, "skills/git-release"), { recursive: true });
+    await writeFile(path.join(project, "skills/git-release/SKILL.md"), "---\nname: git-release\ndescription: Draft release notes\n---\nRead the log.\n");
+    await mkdir(path.join(project, "skills/Bad_Name"), { recursive: true });
+    await writeFile(path.join(project, "skills/Bad_Name/SKILL.md"), "---\nname: Bad_Name\ndescription: Broken on purpose\n---\nBody\n");
+    await writeFile(path.join(project, "weft.config.yaml"), "skills: [./skills]\ndisableSkills: [Bad_Name]\n");
+  });
+  afterAll(() => rm(project, { recursive: true, force: true }));
+
+  it("lists the project's skills", async () => {
+    const result = await weft(project, "skills", "list");
+    expect(result).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: "SKILL        FILES  FOLDER              DESCRIPTION\ngit-release  0      skills/git-release  Draft release notes\n1 skills\n",
+    });
+  });
+
+  it("validates a folder, exit 1 with every problem", async () => {
+    expect(await weft(project, "skills", "validate", "skills/git-release")).toEqual({ code: 0, stderr: "", stdout: "skills/git-release: valid\n" });
+    expect(await weft(project, "skills", "validate", "skills/Bad_Name")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'skills/Bad_Name: name "Bad_Name" must be lowercase\nskills/Bad_Name: name "Bad_Name" may hold only letters, digits and hyphens, not "_"\n',
+    });
+  });
+});
