@@ -153,7 +153,7 @@ export class Manager implements McpHost {
     return lists.flat();
   }
 
-  readResource(server: string, uri: string): Promise<McpResourceContents[]> {
+  async readResource(server: string, uri: string): Promise<McpResourceContents[]> {
     return this.#connection(server).readResource(uri);
   }
 
@@ -162,7 +162,7 @@ export class Manager implements McpHost {
     return lists.flat();
   }
 
-  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult> {
+  async getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult> {
     return this.#connection(server).getPrompt(name, args);
   }
 
@@ -298,6 +298,7 @@ export class Manager implements McpHost {
       try {
         tools = await connection.listTools();
       } catch (error) {
+        if (!connection.open) return;
         this.#logger.warn(`MCP server "${entry.spec.name}" changed its tools, but listing them again failed (the old ones stay): ${errorMessage(error)}`);
         return;
       }

@@ -9,7 +9,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { WeftError, errorMessage, errorResult } from "@weft/sdk";
-import type { Logger, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolResult } from "@weft/sdk";
+import type { Logger, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { ServerTransport } from "./config.js";
 import { ElicitationBridge, elicitResult, pendingRequest, type ElicitationTicket } from "./elicitation-bridge.js";
@@ -61,6 +61,10 @@ export class ServerConnection {
   #transport!: Transport;
   #closing = false;
   #lost = false;
+  #ready = false;
+  /** Progress callbacks of the calls in flight, by the progressToken we sent. */
+  readonly #progress = new Map<string, (progress: ToolProgress) => void>();
+  #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -83,6 +87,11 @@ export class ServerConnection {
 
   get instructions(): string | undefined {
     return this.#client.getInstructions() || undefined;
+  }
+
+  /** Connected, and neither closed nor lost. */
+  get open(): boolean {
+    return this.#ready && !this.#closing && !this.#lost;
   }
 
   /** Whether the connection ended on its own (see `onLost`). */
@@ -134,15 +143,12 @@ export class ServerConnection {
       call = entry.call;
     } else {
       if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
-      call = new InFlightCall(
-        ({ signal, onprogress }) =>
-          this.#client.callTool({ name: tool, arguments: args }, undefined, {
-            signal,
-            timeout: NO_SDK_TIMEOUT,
-            onprogress: ({ progress, total, message }) => onprogress({ progress, total, message }),
-          }) as Promise<CallResult>,
-        this.#options.toolTimeoutMs,
-      );
+      const progressToken = `weft-${++this.#nextToken}`;
+      call = new InFlightCall(({ signal, onprogress }) => {
+        this.#progress.set(progressToken, onprogress);
+        const running = this.#client.callTool({ name: tool, arguments: args, _meta: { progressToken } }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
+        return (running as Promise<CallResult>).finally(() => this.#progress.delete(progressToken));
+      }, this.#options.toolTimeoutMs);
       this.#bridge.track(call);
       void call.finished.then(() => this.#bridge.untrack(call));
     }
@@ -223,6 +229,8 @@ export class ServerConnection {
       this.#transport = make();
       try {
         await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
+        this.#routeProgress(this.#transport);
+        this.#ready = true;
         return;
       } catch (error) {
         await this.#transport.close().catch(() => {});
@@ -230,6 +238,25 @@ export class ServerConnection {
         throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
       }
     }
+  }
+
+  /**
+   * Progress notifications go straight to their call, in stream order. Left to the SDK, a notification that
+   * arrives in the same chunk as the result is dispatched a tick later and finds its handler gone.
+   */
+  #routeProgress(transport: Transport): void {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
+        const { progressToken, progress, total, message: text } = (message.params ?? {}) as { progressToken?: unknown; progress: number; total?: number; message?: string };
+        const report = this.#progress.get(String(progressToken));
+        if (report) {
+          report(defined({ progress, total, message: text }));
+          return;
+        }
+      }
+      deliver?.(message, extra);
+    };
   }
 
   #newClient(): Client {
@@ -240,7 +267,8 @@ export class ServerConnection {
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
     client.onclose = () => {
-      if (this.#closing || this.#lost || this.#client !== client) return;
+      // A handshake that fails (or a transport given up for the SSE fallback) is reported by `open`.
+      if (!this.#ready || this.#closing || this.#lost || this.#client !== client) return;
       this.#lost = true;
       this.#bridge.close();
       this.#options.onLost();
