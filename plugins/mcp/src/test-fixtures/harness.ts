@@ -1,6 +1,7 @@
 /** Shared by the MCP tests: where the real servers live, and the plumbing to start and observe them. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { PLUGIN_API_VERSION, definePlugin, type FeedbackEvent, type McpHost } from "@weft/sdk";
@@ -76,11 +77,11 @@ export function mcpHost(kernel: Kernel): McpHost {
   return kernel.scope("test").need("mcp");
 }
 
-/** Whether a process (or process group, with a negative pid) is still there. */
+/** Whether a process is still running: a zombie (dead, not yet reaped) counts as gone. */
 export function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }

@@ -4,8 +4,10 @@
 //   --no-tools            declare no tools capability (resources only)
 //   --odd-names           publish tool names with characters providers refuse
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
+//   --startup-delay=<ms>  wait before serving (a slow starter)
 // Tools: echo, hang (never answers), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
-// then answers), ticker (progress every `intervalMs` for `ticks` times, then answers).
+// then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
+// `extra` and says its list changed), break-listing (tools/list fails from now on, and says it changed).
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -25,6 +27,7 @@ if (flags.has("hang-handshake")) {
 }
 
 async function serve() {
+  if (flags.has("startup-delay")) await new Promise((resolve) => setTimeout(resolve, Number(flags.get("startup-delay"))));
   if (flags.has("spawn-child")) {
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)"], { stdio: "ignore" });
     writeFileSync(flags.get("spawn-child"), String(child.pid));
@@ -32,7 +35,7 @@ async function serve() {
   const noTools = flags.has("no-tools");
   const server = new Server(
     { name: "weft-test-server", version: "1.0.0" },
-    { capabilities: noTools ? { resources: {} } : { tools: {}, resources: {} }, instructions: "Use echo to repeat text." },
+    { capabilities: noTools ? { resources: {} } : { tools: { listChanged: true }, resources: {} }, instructions: "Use echo to repeat text." },
   );
   const object = (properties = {}) => ({ type: "object", properties });
   const tools = flags.has("odd-names")
@@ -46,9 +49,15 @@ async function serve() {
         { name: "crash", description: "Exits mid-call", inputSchema: object() },
         { name: "chatty", description: "Writes 200 KB to stderr, then answers", inputSchema: object() },
         { name: "ticker", description: "Reports progress, then answers", inputSchema: object({ ticks: { type: "number" }, intervalMs: { type: "number" } }) },
+        { name: "add-tool", description: "Publishes one more tool", inputSchema: object() },
+        { name: "break-listing", description: "Makes tools/list fail", inputSchema: object() },
       ];
+  let listingBroken = false;
   if (!noTools) {
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      if (listingBroken) throw new Error("listing is broken");
+      return { tools };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
       switch (name) {
@@ -74,6 +83,14 @@ async function serve() {
           }
           return { content: [{ type: "text", text: `ticked ${ticks} times` }] };
         }
+        case "add-tool":
+          tools.push({ name: "extra", description: "Added later", inputSchema: object() });
+          await server.sendToolListChanged();
+          return { content: [{ type: "text", text: "added extra" }] };
+        case "break-listing":
+          listingBroken = true;
+          await server.sendToolListChanged();
+          return { content: [{ type: "text", text: "listing broken" }] };
         default:
           return { content: [{ type: "text", text: `called ${name}` }] };
       }
