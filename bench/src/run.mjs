@@ -1,15 +1,17 @@
 /**
- * The orchestrator, run on the Node 22 binary by bench.mjs: starts the mock LLM, runs every
- * framework × scenario in a process of its own, one after another, then the MCP parallel-start and
- * streaming-parse benchmarks; prints the table and writes results.json (and the README's table).
+ * The orchestrator, run on the Node 22 binary by bench.mjs. Starts the mock LLM; starts every
+ * framework × scenario in a process of its own, one after another (import and init timed alone), with
+ * its warm-ups; then runs the timed conversations in rounds, a batch per row per round in rotating
+ * order, so that a burst of noise on a shared machine hits every row alike; then the MCP parallel-start
+ * and streaming-parse benchmarks. Prints the tables and writes results.json (and the README's table).
  *
- *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--no-write] [--profile weft]
+ *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--no-write] [--profile weft]
  *
  * `--profile <names>` runs those rows (frameworks, or mcp-parallel / parse) under --cpu-prof and leaves
  * the profiles in bench/results.raw/profiles (open them in Chrome DevTools).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,38 +19,43 @@ import { parseArgs } from "node:util";
 import { FRAMEWORKS } from "./frameworks.mjs";
 import { machine, packageVersion } from "./machine.mjs";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
+import { Row } from "./row.mjs";
+import { summarize } from "./stats.mjs";
 import { oneLine, renderTable, updateReadme } from "./table.mjs";
 
-const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const srcDir = dirname(fileURLToPath(import.meta.url));
+const benchDir = join(srcDir, "..");
 const { values: flags } = parseArgs({
   options: {
     only: { type: "string" },
     runs: { type: "string", default: "300" },
     warmups: { type: "string", default: "20" },
+    rounds: { type: "string", default: "10" },
     "no-write": { type: "boolean", default: false },
     profile: { type: "string" },
   },
 });
 const only = flags.only?.split(",");
-const profiled = new Set(flags.profile?.split(",") ?? []);
-const profileDir = join(benchDir, "results.raw", "profiles");
 const runs = Number(flags.runs);
 const warmups = Number(flags.warmups);
-/** A framework × scenario that has not finished by then is reported as hung. */
+const rounds = Math.max(1, Math.min(Number(flags.rounds), runs));
+const profiled = new Set(flags.profile?.split(",") ?? []);
+const profileDir = join(benchDir, "results.raw", "profiles");
+const nodeFlagsFor = (name) => (profiled.has(name) ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+/** A micro-benchmark that has not finished by then is reported as hung. */
 const CHILD_TIMEOUT_MS = 150_000;
 
-const mcpServer = { command: process.execPath, args: [join(benchDir, "src", "mcp-server.mjs")] };
+const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
 const scratch = mkdtempSync(join(tmpdir(), "weft-bench-"));
 
-/** Runs a script in a child process on this same Node binary; resolves with the JSON it wrote. */
+/** Runs a micro-benchmark script in a child process on this Node binary; resolves with the JSON it wrote. */
 function runChild(name, script, args) {
-  const outFile = join(scratch, `${Math.random().toString(36).slice(2)}.json`);
-  const nodeFlags = profiled.has(name) ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const outFile = join(scratch, `${name}.json`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...nodeFlags, join(benchDir, "src", script), outFile, ...args],
-      { cwd: benchDir, timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * 2 ** 20, env: { ...process.env, NODE_ENV: "production" } },
+      [...nodeFlagsFor(name), join(srcDir, script), outFile, ...args],
+      { cwd: benchDir, timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * 2 ** 20 },
       (error, _stdout, stderr) => {
         try {
           resolve(JSON.parse(readFileSync(outFile, "utf8")));
@@ -61,38 +68,49 @@ function runChild(name, script, args) {
   });
 }
 
+/** How many timed runs round `round` gets, so that the rounds add up to `runs` exactly. */
+const roundSize = (round) => Math.floor((runs * (round + 1)) / rounds) - Math.floor((runs * round) / rounds);
+
 const llm = await startMockLlmServer();
 const results = {
   date: new Date().toISOString(),
   machine: machine(),
-  method: { warmups, runs, llm: "mock OpenAI Chat Completions, streaming, 127.0.0.1 keep-alive" },
+  method: { warmups, runs, rounds, llm: "mock OpenAI Chat Completions, streaming, 127.0.0.1 keep-alive" },
   versions: {},
   frameworks: [],
 };
 
+const raw = {};
+const rows = [];
 try {
   for (const framework of FRAMEWORKS) {
     if (only && !only.includes(framework.name)) continue;
     results.versions[framework.name] = Object.fromEntries(framework.packages.map((name) => [name, packageVersion(name, benchDir)]));
     for (const scenario of framework.scenarios) {
-      const before = llm.counts.modelCalls;
-      process.stderr.write(`${framework.name} ${scenario} ... `);
-      const config = {
-        runner: join(benchDir, "src", framework.runner),
-        scenario,
-        llmUrl: llm.url,
-        mcpServer,
-        skillsDir: join(benchDir, "skills"),
-        warmups,
-        runs,
-      };
-      const result = await runChild(framework.name, "measure.mjs", [JSON.stringify(config)]);
-      result.framework = framework.name;
-      result.scenario = scenario;
-      result.requestsPerRun = result.total ? (llm.counts.modelCalls - before) / result.total : undefined;
-      results.frameworks.push(result);
-      process.stderr.write(result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms\n` : `FAILED ${oneLine(result.error ?? result.failures?.[0])}\n`);
+      process.stderr.write(`${framework.name} ${scenario}: init and warm-up ... `);
+      const config = { runner: join(srcDir, framework.runner), scenario, llmUrl: llm.url, mcpServer, skillsDir: join(benchDir, "skills") };
+      const row = new Row({ framework: framework.name, scenario, srcDir, config, nodeFlags: nodeFlagsFor(framework.name) });
+      await row.start();
+      await row.batch(warmups, llm.counts, false);
+      process.stderr.write(row.alive ? `${row.result.correct}/${row.result.total} right\n` : `FAILED ${oneLine(row.result.error)}\n`);
+      rows.push(row);
     }
+  }
+  for (let round = 0; round < rounds && rows.length > 0; round++) {
+    process.stderr.write(`round ${round + 1}/${rounds}\r`);
+    // Rotate the order so that no row always runs right after the same neighbour.
+    for (let i = 0; i < rows.length; i++) await rows[(round + i) % rows.length].batch(roundSize(round), llm.counts);
+  }
+  if (rows.length > 0) process.stderr.write("\n");
+  for (const row of rows) {
+    const { samples, modelCalls, ...result } = await row.finish();
+    if (samples.length > 0) result.latency = summarize(samples);
+    result.requestsPerRun = result.total ? modelCalls / result.total : undefined;
+    result.ok = !result.error && result.total === warmups + runs && result.correct === result.total;
+    raw[`${row.framework}/${row.scenario}`] = samples;
+    results.frameworks.push(result);
+    const status = result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms` : `FAILED ${oneLine(result.error ?? result.failures[0])}`;
+    process.stderr.write(`${row.framework} ${row.scenario}: ${status}\n`);
   }
   if (!only || only.includes("mcp-parallel")) {
     process.stderr.write("mcp-parallel ... ");
@@ -106,6 +124,7 @@ try {
     process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${oneLine(results.parse.error ?? results.parse.rows?.find((row) => row.error)?.error)}\n`);
   }
 } finally {
+  for (const row of rows) if (row.child.exitCode === null) row.child.kill("SIGKILL");
   await llm.close();
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -114,6 +133,8 @@ const table = renderTable(results);
 console.log(table);
 if (!flags["no-write"]) {
   writeFileSync(join(benchDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  mkdirSync(join(benchDir, "results.raw"), { recursive: true });
+  writeFileSync(join(benchDir, "results.raw", "samples.json"), JSON.stringify(raw));
   updateReadme(join(benchDir, "README.md"), table, results);
   console.log(`\nwrote ${join(benchDir, "results.json")} and the table in README.md`);
 }
