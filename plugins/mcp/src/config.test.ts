@@ -149,6 +149,15 @@ describe("the plugin's setup", () => {
     }
   }, 60_000);
 
+  it("stops waiting for servers when the load's signal aborts", async () => {
+    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { stuck: stdio("test", "--hang-handshake") } }, signal: AbortSignal.abort() }]], { logger: memoryLogger() });
+    try {
+      expect(kernel.scope("test").need("mcp").status()).toEqual([{ name: "stuck", state: "failed", tools: 0, error: "its start was aborted" }]);
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+
   it("throws a typed error the application can catch for a bad config", async () => {
     await expect(createTestKernel([[mcp, { config: { mcpServers: { broken: { command: ["a"], type: "remote" } } } }]])).rejects.toMatchObject({
       code: "MCP_CONFIG_INVALID",

@@ -57,6 +57,7 @@ export interface ParseOptions {
   source?: string;
 }
 
+const MAX_DELAY_MS = 2_147_483_647;
 const TOP_LEVEL_KEYS = ["mcpServers", "servers", "mcp"] as const;
 const TYPES: Record<string, "stdio" | "http" | "sse"> = {
   stdio: "stdio",
@@ -219,7 +220,9 @@ class FieldReader {
   positiveNumber(field: string): number | undefined {
     const value = this.entry[field];
     if (value === undefined) return undefined;
-    return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : this.fail(`"${field}"`, `must be a positive number of milliseconds`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return this.fail(`"${field}"`, `must be a positive number of milliseconds`);
+    // Timers cannot wait longer; a bigger value would fire at once.
+    return Math.min(value, MAX_DELAY_MS);
   }
 
   strings(field: string): string[] | undefined {

@@ -174,8 +174,18 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
   });
 });
 
-describe("a client without a waitFor", () => {
-  it("does not advertise elicitation, so the server offers no elicitation tools", async () => {
+describe("whether elicitation is advertised", () => {
+  it("is, when the toolkit passes the host's waitFor", async () => {
+    const waitFor = async () => ({ action: "cancel" as const });
+    const kernel = await createTestKernel([[mcp, { waitFor, config: { mcpServers: { everything: stdio("everything") } } }]]);
+    try {
+      expect(kernel.tools.get("everything__trigger-elicitation-request")).toBeDefined();
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+
+  it("is not without one, so the server offers no elicitation tools", async () => {
     const kernel = await createTestKernel([[mcp, { config: { mcpServers: { everything: stdio("everything") } } }]]);
     try {
       expect(kernel.tools.get("everything__get-sum")).toBeDefined();

@@ -201,15 +201,16 @@ export class Manager implements McpHost {
   /** Opens the connection and lists the tools; on failure the entry says why and nothing is left running. */
   async #connect(entry: Entry, bounds: { signal?: AbortSignal; deadline?: AbortSignal; deadlineMs?: number }): Promise<ServerConnection | undefined> {
     const { spec } = entry;
+    // Everything up to the first await happens at once, so a `stop` or `status` right after sees the start.
     const previous = entry.connection;
     entry.connection = undefined;
     this.#unpublish(entry);
-    await previous?.close();
     Object.assign(entry, { error: undefined, exitCode: undefined, stderr: undefined });
-    this.#setState(entry, "starting");
-
     const stopping = new AbortController();
     entry.stopping = stopping;
+    this.#setState(entry, "starting");
+    await previous?.close();
+
     const timeout = AbortSignal.timeout(spec.timeoutMs);
     const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const signal = AbortSignal.any(signals);

@@ -1,17 +1,21 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, type WaitFor } from "@weft/sdk";
 import { loadMcpConfig } from "./config.js";
 import { Manager } from "./manager.js";
 
 const options = Type.Object({
   /** mcp.json: a path (relative to the weft.config.yaml folder), raw JSON text, or the parsed object. */
   config: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())])),
+  /** Bounds the start of all servers together (with `deadlineMs`), whatever each one's `timeout`. */
+  signal: Type.Optional(Type.Unsafe<AbortSignal>({})),
   /** Bounds the start of all servers together, whatever each one's `timeout`. */
-  deadlineMs: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  deadlineMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** Advertise elicitation: set it when the host answers `pending` requests (it has a `waitFor`). */
   elicitation: Type.Optional(Type.Boolean()),
+  /** The host's resolver, as the toolkit passes it: its presence turns elicitation on. Never called here. */
+  waitFor: Type.Optional(Type.Unsafe<WaitFor>({})),
   /** How long a server's question waits for the host before it is cancelled. */
-  elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** Add the servers' `instructions` to the system prompt. */
   instructions: Type.Optional(Type.Boolean()),
 });
@@ -31,13 +35,13 @@ export const mcpPlugin = definePlugin({
       logger: api.logger,
       emit: (event) => api.emit(event),
       baseDir: api.baseDir,
-      elicitation: settings.elicitation,
+      elicitation: settings.elicitation ?? settings.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
     });
     for (const server of servers) manager.register(server);
     api.provide("mcp", manager);
     api.hooks.tools.tap(async () => {
-      await manager.startAll({ deadlineMs: settings.deadlineMs });
+      await manager.startAll({ signal: settings.signal, deadlineMs: settings.deadlineMs });
     });
     if (settings.instructions) {
       api.hooks.prompt.tap((sections) => {
