@@ -71,6 +71,8 @@ export class ElicitationBridge {
         this.#held.delete(token);
         held.answer({ action: "cancel" });
       }, this.answerTimeoutMs);
+      // A question the host never answers must not keep the process alive.
+      expiry.unref();
       const withdraw = () => held.answer({ action: "cancel" });
       signal.addEventListener("abort", withdraw, { once: true });
       this.#held.set(token, { call, held });

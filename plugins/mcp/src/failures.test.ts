@@ -25,6 +25,7 @@ describe("misbehaving servers", () => {
         missing: { command: "/nonexistent/weft-no-such-server" },
         closed: { url: `http://127.0.0.1:${closedPort}/mcp` },
         quiet: { ...stdio("test"), toolTimeout: 1000 },
+        patient: { ...stdio("test"), toolTimeout: 2000 },
       },
     };
     kernel = await createTestKernel([[mcp, { config }]], { logger });
@@ -83,9 +84,9 @@ describe("misbehaving servers", () => {
   });
 
   it("restarts the toolTimeout on every progress notification", async () => {
-    // 8 ticks of 250 ms run past the 1000 ms ceiling; each tick restarts it.
-    const result = await kernel.execute({ name: "quiet__ticker", arguments: { ticks: 8, intervalMs: 250 } });
-    expect(result.output).toBe("ticked 8 times");
+    // 6 ticks of 500 ms run past the 2000 ms ceiling; each tick restarts it.
+    const result = await kernel.execute({ name: "patient__ticker", arguments: { ticks: 6, intervalMs: 500 } });
+    expect(result.output).toBe("ticked 6 times");
   });
 
   it("cancels a call when the caller aborts", async () => {

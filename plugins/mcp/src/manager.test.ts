@@ -75,10 +75,10 @@ describe("Manager", () => {
 
   it("bounds the whole start with a deadline; servers ready in time are kept", async () => {
     register({ quick: stdio("test"), stuck: stdio("test", "--hang-handshake") });
-    await manager.startAll({ deadlineMs: 1500 });
+    await manager.startAll({ deadlineMs: 4000 });
     expect(manager.status()).toEqual([
       { name: "quick", state: "connected", tools: 7 },
-      { name: "stuck", state: "failed", tools: 0, error: "was not ready before the MCP start deadline (1500 ms)" },
+      { name: "stuck", state: "failed", tools: 0, error: "was not ready before the MCP start deadline (4000 ms)" },
     ]);
   }, 60_000);
 
