@@ -94,9 +94,9 @@ export interface McpServerHandle {
 
 export interface McpHost {
   /**
-   * Starts one server and registers its tools as `<name>__<tool>`; resolves once they are listed. A server
-   * that fails to start still resolves: its handle's status says `failed` and why. A bad config rejects
-   * with MCP_CONFIG_INVALID; a name already running rejects with MCP_SERVER_EXISTS.
+   * Starts one server and registers its tools as `<name>__<tool>`; resolves once they are listed. Rejects
+   * with MCP_SERVER_FAILED when it cannot start (it stays in `status()` as `failed`, and the name may be
+   * added again), MCP_CONFIG_INVALID for a bad config, MCP_SERVER_EXISTS for a name already running.
    */
   addServer(name: string, config: McpServerConfig, options?: { signal?: AbortSignal }): Promise<McpServerHandle>;
   /** Every known server, in the order they were configured or added. */

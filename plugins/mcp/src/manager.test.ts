@@ -109,10 +109,19 @@ describe("Manager", () => {
       code: "MCP_CONFIG_INVALID",
       message: 'mcp server "bad": "args" must be an array of strings',
     });
-    const failing = await manager.addServer("failing", { command: "/nonexistent/weft-no-such-server" });
-    expect(failing.status().state).toBe("failed");
+    await expect(manager.addServer("failing", { command: "/nonexistent/weft-no-such-server" })).rejects.toMatchObject({
+      code: "MCP_SERVER_FAILED",
+      message: `MCP server "failing" failed to start: cannot start "/nonexistent/weft-no-such-server": no such program (or the working directory ${process.cwd()} does not exist); check "command" and "cwd"`,
+    });
+    await expect(manager.addServer("crashing", stdio("test", "--crash-on-start"))).rejects.toMatchObject({
+      code: "MCP_SERVER_FAILED",
+      message: 'MCP server "crashing" failed to start: exited with code 2 during the handshake; last stderr lines:\nstarting up\nfatal: no config',
+    });
+    // A failed name stays in the status and may be added again.
+    expect(manager.status().map(({ name, state }) => `${name}:${state}`)).toEqual(["added:connected", "failing:failed", "crashing:failed"]);
+    await expect(manager.addServer("failing", { command: "/nonexistent/weft-no-such-server" })).rejects.toMatchObject({ code: "MCP_SERVER_FAILED" });
     await handle.close();
-    expect(manager.status().map((server) => server.name)).toEqual(["failing"]);
+    expect(manager.status().map((server) => server.name)).toEqual(["failing", "crashing"]);
     expect(kernel.tools.get("added__echo")).toBeUndefined();
 
     await manager.close();

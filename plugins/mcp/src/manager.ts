@@ -136,7 +136,13 @@ export class Manager implements McpHost {
     resolveTransport(spec, this.#options.env);
     this.register(spec);
     const entry = this.#entry(name);
-    if (spec.enabled) await this.start(name, options);
+    if (spec.enabled) {
+      const status = await this.start(name, options);
+      if (status.state === "failed") {
+        const stderr = status.stderr?.length ? `; last stderr lines:\n${status.stderr.slice(-5).join("\n")}` : "";
+        throw new WeftError("MCP_SERVER_FAILED", `MCP server "${name}" failed to start: ${status.error}${stderr}`);
+      }
+    }
     return {
       name,
       toolNames: () => entry.registered.map((tool) => tool.name),

@@ -5,6 +5,7 @@
 //   --odd-names           publish tool names with characters providers refuse
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
 //   --startup-delay=<ms>  wait before serving (a slow starter)
+//   --crash-on-start      write two stderr lines and exit 2 before the handshake
 // Tools: echo, hang (never answers), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
 // then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
 // `extra` and says its list changed), break-listing (tools/list fails from now on, and says it changed).
@@ -19,7 +20,10 @@ const flags = new Map(process.argv.slice(2).map((arg) => {
   return [name, value];
 }));
 
-if (flags.has("hang-handshake")) {
+if (flags.has("crash-on-start")) {
+  process.stderr.write("starting up\nfatal: no config\n");
+  process.exit(2);
+} else if (flags.has("hang-handshake")) {
   process.stdin.resume();
   setInterval(() => {}, 60_000);
 } else {
