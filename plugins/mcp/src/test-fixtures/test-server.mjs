@@ -6,7 +6,7 @@
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
 //   --startup-delay=<ms>  wait before serving (a slow starter)
 //   --crash-on-start      write two stderr lines and exit 2 before the handshake
-// Tools: echo, hang (never answers), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
+// Tools: echo, hang (never answers; `cancellations` counts the hangs the client cancelled), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
 // then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
 // `extra` and says its list changed), break-listing (tools/list fails from now on, and says it changed).
 import { spawn } from "node:child_process";
@@ -53,10 +53,12 @@ async function serve() {
         { name: "crash", description: "Exits mid-call", inputSchema: object() },
         { name: "chatty", description: "Writes 200 KB to stderr, then answers", inputSchema: object() },
         { name: "ticker", description: "Reports progress, then answers", inputSchema: object({ ticks: { type: "number" }, intervalMs: { type: "number" } }) },
+        { name: "cancellations", description: "How many hang calls were cancelled", inputSchema: object() },
         { name: "add-tool", description: "Publishes one more tool", inputSchema: object() },
         { name: "break-listing", description: "Makes tools/list fail", inputSchema: object() },
       ];
   let listingBroken = false;
+  let cancellations = 0;
   if (!noTools) {
     server.setRequestHandler(ListToolsRequestSchema, async () => {
       if (listingBroken) throw new Error("listing is broken");
@@ -68,7 +70,11 @@ async function serve() {
         case "echo":
           return { content: [{ type: "text", text: String(args.text ?? "") }] };
         case "hang":
+          // notifications/cancelled aborts the handler's signal.
+          extra.signal.addEventListener("abort", () => cancellations++);
           return new Promise(() => {});
+        case "cancellations":
+          return { content: [{ type: "text", text: String(cancellations) }] };
         case "crash":
           process.stderr.write("about to crash\nfatal: simulated failure\n");
           setTimeout(() => process.exit(3), 10);
