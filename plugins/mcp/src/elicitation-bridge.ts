@@ -34,7 +34,6 @@ export class ElicitationBridge {
   readonly #held = new Map<string, { call: InFlightCall; held: HeldElicitation }>();
 
   constructor(
-    private readonly server: string,
     /** How long a question may wait for the host before it is cancelled. */
     private readonly answerTimeoutMs: number,
   ) {}

@@ -126,9 +126,12 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
     const first = await kernel.execute(call);
     expect(first.pending).toMatchObject({ kind: "elicitation", url: "https://example.com/authorize", data: { mode: "url" } });
     expect(first.pending?.schema).toBeUndefined();
+    expect(first.output).toBe('MCP server "everything" asks: Open the page');
     const answered = await kernel.execute(call, { pending: first.pending, answer: { action: "accept" } });
-    expect(answered.isError).toBeUndefined();
-    expect(answered.output.length).toBeGreaterThan(0);
+    expect(answered.output).toBe('✅ User completed the URL elicitation flow.\nElicitation ID: e-1\nURL: https://example.com/authorize\n\nRaw result: {\n  "action": "accept"\n}');
+    const again = await kernel.execute(call);
+    const cancelled = await kernel.execute(call, { pending: again.pending, answer: { action: "cancel" } });
+    expect(cancelled.output).toContain("⚠️ User cancelled the URL elicitation (Elicitation ID: e-1).");
   });
 
   it("says so when an answer comes for a question nobody is waiting on", async () => {

@@ -68,7 +68,7 @@ export class ServerConnection {
 
   private constructor(options: ConnectionOptions) {
     this.#options = options;
-    this.#bridge = new ElicitationBridge(options.server, options.elicitationTimeoutMs);
+    this.#bridge = new ElicitationBridge(options.elicitationTimeoutMs);
   }
 
   /**
