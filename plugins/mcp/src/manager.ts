@@ -198,7 +198,8 @@ export class Manager implements McpHost {
         if (connection && entry.connection === connection && !connection.lost) this.#publish(entry, connection);
       })();
       entry.starting = run.finally(() => (entry.starting = undefined));
-      previous = entry.starting;
+      // One entry's unexpected failure must not hold back the entries after it.
+      previous = entry.starting.catch(() => undefined);
       return entry.starting;
     });
     await Promise.all(runs);
@@ -215,7 +216,7 @@ export class Manager implements McpHost {
     const stopping = new AbortController();
     entry.stopping = stopping;
     this.#setState(entry, "starting");
-    await previous?.close();
+    await previous?.close().catch(() => {});
 
     const timeout = AbortSignal.timeout(spec.timeoutMs);
     const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -229,6 +230,7 @@ export class Manager implements McpHost {
           transport,
           env: this.#options.env ?? process.env,
           toolTimeoutMs: spec.toolTimeoutMs,
+          requestTimeoutMs: spec.timeoutMs,
           elicitation: this.#options.elicitation ?? false,
           elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
           logger: this.#logger,

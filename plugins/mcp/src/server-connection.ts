@@ -32,6 +32,8 @@ export interface ConnectionOptions {
   /** The host's environment, filtered for a stdio child. */
   env: Record<string, string | undefined>;
   toolTimeoutMs: number;
+  /** The ceiling of every request that is not a tool call (listing, resources, prompts): the server's `timeout`. */
+  requestTimeoutMs: number;
   /** Advertise elicitation (the host can answer `pending` requests). */
   elicitation: boolean;
   elicitationTimeoutMs: number;
@@ -119,7 +121,7 @@ export class ServerConnection {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal, timeout: this.#options.requestTimeoutMs });
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -161,7 +163,7 @@ export class ServerConnection {
     const resources: Omit<McpResource, "server">[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.#request(() => this.#client.listResources(cursor ? { cursor } : undefined, { timeout: NO_SDK_TIMEOUT }));
+      const page = await this.#request(() => this.#client.listResources(cursor ? { cursor } : undefined, { timeout: this.#options.requestTimeoutMs }));
       for (const { uri, name, title, description, mimeType } of page.resources) resources.push(defined({ uri, name, title, description, mimeType }));
       cursor = page.nextCursor;
     } while (cursor);
@@ -169,7 +171,7 @@ export class ServerConnection {
   }
 
   async readResource(uri: string): Promise<McpResourceContents[]> {
-    const result = await this.#request(() => this.#client.readResource({ uri }, { timeout: NO_SDK_TIMEOUT }));
+    const result = await this.#request(() => this.#client.readResource({ uri }, { timeout: this.#options.requestTimeoutMs }));
     return result.contents.map((item) =>
       defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? (item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
     );
@@ -180,7 +182,7 @@ export class ServerConnection {
     const prompts: Omit<McpPrompt, "server">[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.#request(() => this.#client.listPrompts(cursor ? { cursor } : undefined, { timeout: NO_SDK_TIMEOUT }));
+      const page = await this.#request(() => this.#client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.#options.requestTimeoutMs }));
       for (const { name, title, description, arguments: parameters } of page.prompts) {
         prompts.push(defined({ name, title, description, arguments: parameters?.map(({ name, description, required }) => defined({ name, description, required })) }));
       }
@@ -190,7 +192,7 @@ export class ServerConnection {
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<McpPromptResult> {
-    const result = await this.#request(() => this.#client.getPrompt({ name, arguments: args }, { timeout: NO_SDK_TIMEOUT }));
+    const result = await this.#request(() => this.#client.getPrompt({ name, arguments: args }, { timeout: this.#options.requestTimeoutMs }));
     return defined({
       description: result.description,
       messages: result.messages.map((message) => ({ role: message.role, content: flattenBlock(message.content as ContentBlock) })),
