@@ -1,5 +1,6 @@
 /**
- * Where the time goes in a --cpu-prof profile: self time by function, and by package.
+ * Where the time goes in a --cpu-prof profile: self time by package and by function, and inclusive
+ * time (the function and everything it called) of weft's own functions.
  *
  *   node src/profile-summary.mjs results.raw/profiles/CPU.*.cpuprofile [--top 20]
  */
@@ -30,9 +31,24 @@ for (const file of positionals) {
   const total = [...selfTime.values()].reduce((sum, value) => sum + value, 0);
   const byFunction = new Map();
   const byPackage = new Map();
+  const parents = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const keyOf = ({ functionName, url, lineNumber }) => `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;
+  // Inclusive time of weft's functions: each sample counts once for every weft frame on its stack.
+  const inclusive = new Map();
+  for (const [id, time] of selfTime) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parents.get(at)) {
+      const frame = nodes.get(at).callFrame;
+      if (!packageOf(frame.url).startsWith("weft ")) continue;
+      const key = `${packageOf(frame.url).slice(5)}: ${keyOf(frame)}`;
+      if (!seen.has(key)) inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+      seen.add(key);
+    }
+  }
   for (const [id, time] of selfTime) {
     const { functionName, url, lineNumber } = nodes.get(id).callFrame;
-    const key = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;
+    const key = keyOf(nodes.get(id).callFrame);
     byFunction.set(key, (byFunction.get(key) ?? 0) + time);
     // V8's pseudo-frames ((idle), (garbage collector), (program)) are buckets of their own.
     const pkg = functionName.startsWith("(") ? functionName : packageOf(url);
@@ -47,4 +63,5 @@ for (const file of positionals) {
   console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
   print("self time by package", byPackage);
   print("self time by function", byFunction);
+  if (inclusive.size > 0) print("inclusive time of weft's functions", inclusive);
 }

@@ -2,8 +2,8 @@
  * The orchestrator, run on the Node 22 binary by bench.mjs. Starts the mock LLM; starts every
  * framework × scenario in a process of its own, one after another (import and init timed alone), with
  * its warm-ups; then runs the timed conversations in rounds, a batch per row per round in rotating
- * order, so that a burst of noise on a shared machine hits every row alike; then the MCP parallel-start
- * and streaming-parse benchmarks. Prints the tables and writes results.json (and the README's table).
+ * order, so that a burst of noise on a shared machine hits every row alike; then the MCP parallel-start,
+ * floor-vs-weft phase-split and streaming-parse benchmarks. Prints the tables and writes results.json (and the README's table).
  *
  *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--no-write] [--profile weft]
  *
@@ -117,6 +117,11 @@ try {
     results.mcpParallel = await runChild("mcp-parallel", "mcp-parallel.mjs", [JSON.stringify({ mcpServer })]);
     const failed = [results.mcpParallel.weft, results.mcpParallel.floor].filter((side) => !side?.ok);
     process.stderr.write(failed.length ? `FAILED ${oneLine(failed[0]?.error ?? results.mcpParallel.error)}\n` : "done\n");
+  }
+  if (!only || only.includes("phases")) {
+    process.stderr.write("phases ... ");
+    results.phases = await runChild("phases", "phase-split.mjs", [JSON.stringify({ llmUrl: llm.url, mcpServer, skillsDir: join(benchDir, "skills") })]);
+    process.stderr.write(results.phases.ok ? "done\n" : `FAILED ${oneLine(results.phases.error)}\n`);
   }
   if (!only || only.includes("parse")) {
     process.stderr.write("parse ... ");

@@ -73,6 +73,18 @@ function mcpParallelTable(mcp) {
   ];
 }
 
+function phaseTable(phases) {
+  if (!phases) return [];
+  if (!phases.ok) return [`Phase split: not run: ${oneLine(phases.error)}`];
+  const label = { model1: "model call 1 (tool calls)", tools: "tool round (2 MCP calls)", model2: "model call 2 (answer)", end: "after the last reply" };
+  const lines = [`| phase, mcp scenario (median of ${phases.runs}, one process) | floor ms | weft ms | weft − floor ms |`, "|---|--:|--:|--:|"];
+  for (const [phase, text] of Object.entries(label)) {
+    lines.push(`| ${text} | ${fixed(phases.floor[phase], 3)} | ${fixed(phases.weft[phase], 3)} | ${fixed(phases.weft[phase] - phases.floor[phase], 3)} |`);
+  }
+  lines.push(`| whole run | ${fixed(phases.totals.floor, 3)} | ${fixed(phases.totals.weft, 3)} | ${ratio(phases.totals.weft, phases.totals.floor)} |`);
+  return lines;
+}
+
 function parseTable(parse) {
   if (!parse) return [];
   if (!parse.ok && !parse.rows?.length) return [`Streaming parse: not run: ${oneLine(parse.error)}`];
@@ -92,7 +104,7 @@ export function renderTable(results) {
   if (results.frameworks.length) out.push("", ...lines);
   if (notes.length) out.push("", ...notes);
   if (results.frameworks.some((row) => row.framework === "weft")) out.push("", ...weftTargets(results));
-  for (const section of [mcpParallelTable(results.mcpParallel), parseTable(results.parse)]) {
+  for (const section of [mcpParallelTable(results.mcpParallel), phaseTable(results.phases), parseTable(results.parse)]) {
     if (section.length) out.push("", ...section);
   }
   return out.join("\n");

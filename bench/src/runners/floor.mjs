@@ -25,7 +25,8 @@ function readStream(body) {
   return { content, calls };
 }
 
-export async function setup({ llmUrl, mcpServer }) {
+/** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
+export async function setup({ llmUrl, mcpServer, onPhase = () => {} }) {
   const client = new Client({ name: "bench-floor", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
   const { tools } = await client.listTools();
@@ -51,9 +52,11 @@ export async function setup({ llmUrl, mcpServer }) {
         { role: "user", content: PROMPT },
       ];
       const first = await complete(messages);
+      onPhase("model1");
       const results = await Promise.all(
         first.calls.map((call) => client.callTool({ name: call.name, arguments: JSON.parse(call.arguments) })),
       );
+      onPhase("tools");
       messages.push({
         role: "assistant",
         content: null,
@@ -62,7 +65,9 @@ export async function setup({ llmUrl, mcpServer }) {
       first.calls.forEach((call, index) => {
         messages.push({ role: "tool", tool_call_id: call.id, content: results[index].content.map((block) => block.text).join("") });
       });
-      return (await complete(messages)).content;
+      const { content } = await complete(messages);
+      onPhase("model2");
+      return content;
     },
     close: () => client.close(),
   };

@@ -13,8 +13,19 @@ import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM, TOOL_DESCRIPTIONS, add, weather
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
+/** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
+export async function setup({ scenario, llmUrl, mcpServer, skillsDir, onPhase }) {
   const kernel = createKernel({ logger: silent });
+  if (onPhase) {
+    // The script has two model replies and one round of two tool calls.
+    let responses = 0;
+    let returned = 0;
+    kernel.hooks.feedback.tap("bench-phases", (event) => {
+      if (event.type === "model.response") onPhase(`model${++responses}`);
+      else if (event.type === "tool.returned" && ++returned === 2) onPhase("tools");
+      else if (event.type === "turn.finished") responses = returned = 0;
+    });
+  }
   await kernel.use(openrouterPlugin);
   const tools = [];
   if (scenario === "native") {
