@@ -1,0 +1,136 @@
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PLUGIN_API_VERSION, definePlugin, memoryLogger, type Kernel, type McpHost, type McpServerConfig } from "@weft/sdk";
+import { createTestKernel, waitForProcessExit } from "@weft/sdk/testing";
+import mcpPlugin from "@weft/plugin-mcp";
+import webPlugin, { donsetchMcpConfig } from "./index.js";
+
+const STAND_IN = fileURLToPath(new URL("./test-fixtures/donsetch-stand-in.mjs", import.meta.url));
+
+/** Sits between the MCP plugin and the pack and records what the pack asks the real host for. */
+function recordingHost(seen: { name: string; config: McpServerConfig }[]) {
+  return definePlugin({
+    meta: { name: "recording-host", version: "1.0.0", api: PLUGIN_API_VERSION },
+    setup(api) {
+      const host = api.need("mcp");
+      const addServer: McpHost["addServer"] = (name, config, options) => {
+        seen.push({ name, config: structuredClone(config) });
+        return host.addServer(name, config, options);
+      };
+      // Everything else goes to the real host, bound to it.
+      const recording = new Proxy(host, {
+        get: (target, key) => {
+          if (key === "addServer") return addServer;
+          const value = Reflect.get(target, key, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      api.provide("mcp", recording);
+    },
+  });
+}
+
+describe("web pack backed by DonSeTch", () => {
+  let dir: string;
+  let bin: string;
+  const savedPath = process.env.PATH;
+  const kernels: Kernel[] = [];
+  const open = async (...args: Parameters<typeof createTestKernel>) => {
+    const kernel = await createTestKernel(...args);
+    kernels.push(kernel);
+    return kernel;
+  };
+
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-donsetch-")));
+    bin = path.join(dir, "bin");
+    await mkdir(bin);
+    // The stand-in `donsetch` records its command line and pid, then becomes the MCP server.
+    await writeFile(
+      path.join(bin, "donsetch"),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\necho $$ > '${dir}/pid'\nexec '${process.execPath}' '${STAND_IN}'\n`,
+    );
+    await chmod(path.join(bin, "donsetch"), 0o755);
+    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+  });
+  afterEach(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.close();
+  });
+  afterAll(async () => {
+    process.env.PATH = savedPath;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("starts `donsetch mcp` through the MCP host and registers its three tools with a 15-minute ceiling", async () => {
+    const seen: { name: string; config: McpServerConfig }[] = [];
+    const kernel = await open([mcpPlugin, recordingHost(seen), webPlugin]);
+    expect(kernel.tools.list().map((tool) => [tool.name, tool.source])).toEqual([
+      ["donsetch__web_crawl", { kind: "mcp", id: "donsetch" }],
+      ["donsetch__web_fetch", { kind: "mcp", id: "donsetch" }],
+      ["donsetch__web_search", { kind: "mcp", id: "donsetch" }],
+    ]);
+    expect(seen).toEqual([{ name: "donsetch", config: { command: "donsetch", args: ["mcp"], toolTimeout: 900_000 } }]);
+    expect(await readFile(path.join(dir, "argv"), "utf8")).toBe("mcp\n");
+    const result = await kernel.execute({ name: "donsetch__web_search", arguments: { query: "weft" } });
+    expect(result.output).toBe('web_search {"query":"weft"}');
+  });
+
+  it("stops the server and takes its tools out when the pack's handle is closed", async () => {
+    const kernel = await open([mcpPlugin]);
+    const handle = await kernel.use(webPlugin, {});
+    expect(kernel.tools.list()).toHaveLength(3);
+    const pid = Number(await readFile(path.join(dir, "pid"), "utf8"));
+    await handle.close();
+    expect(kernel.tools.list()).toEqual([]);
+    expect(await waitForProcessExit(pid, 10_000)).toBe(true);
+  });
+
+  it("hands the drop map to the server as its tools filter", async () => {
+    const seen: { name: string; config: McpServerConfig }[] = [];
+    const kernel = await open([mcpPlugin, recordingHost(seen), [webPlugin, { tools: { donsetch__web_crawl: false, web_fetch: false } }]]);
+    expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["donsetch__web_fetch", "donsetch__web_search"]);
+    expect(seen[0].config.tools).toEqual(["!web_crawl"]);
+  });
+
+  it("warns and serves the native tools when the MCP plugin is not enabled", async () => {
+    const logger = memoryLogger();
+    const kernel = await open([webPlugin], { logger });
+    expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["web_crawl", "web_fetch"]);
+    expect(logger.warnings()).toEqual([
+      `@weft/plugin-web: donsetch is on PATH (${bin}/donsetch) but @weft/plugin-mcp is not enabled, so the native web tools are used; ` +
+        "enable mcp before web (plugins: [mcp, web]) to search and fetch through DonSeTch, or set backend: native",
+    ]);
+  });
+
+  it("insists on DonSeTch with backend: donsetch", async () => {
+    await expect(open([[webPlugin, { backend: "donsetch" }]])).rejects.toMatchObject({
+      code: "SERVICE_MISSING",
+      message: '@weft/plugin-web needs the "mcp" service: enable @weft/plugin-mcp (plugins: [mcp])',
+    });
+    process.env.PATH = savedPath;
+    try {
+      await expect(open([mcpPlugin, [webPlugin, { backend: "donsetch" }]])).rejects.toMatchObject({
+        code: "PLUGIN_SETUP_FAILED",
+        message: '@weft/plugin-web: backend "donsetch" needs the donsetch executable on PATH; install it (npm install -g donsetch) or set backend: native',
+      });
+    } finally {
+      process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+    }
+  });
+
+  it("keeps to the native tools with backend: native or builtins: true", async () => {
+    const native = await open([mcpPlugin, [webPlugin, { backend: "native" }]]);
+    expect(native.tools.list().map((tool) => tool.name)).toEqual(["web_crawl", "web_fetch"]);
+    const builtins = await open([mcpPlugin, [webPlugin, { builtins: true }]]);
+    expect(builtins.tools.list().map((tool) => tool.name)).toEqual(["webfetch"]);
+  });
+
+  it("gives a fresh config each time", () => {
+    const config = donsetchMcpConfig();
+    config.args!.push("--supervised");
+    expect(donsetchMcpConfig()).toEqual({ command: "donsetch", args: ["mcp"], toolTimeout: 900_000 });
+  });
+});
