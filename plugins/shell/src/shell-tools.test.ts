@@ -73,10 +73,10 @@ describe("shell pack", () => {
 
   it("stops a command at its timeout and tells the model how to retry", async () => {
     const pidFile = path.join(dir, "timeout.pid");
-    const result = await run({ command: `echo begun; sleep 30 & echo $! > ${pidFile}; wait`, timeout_ms: 500 });
+    const result = await run({ command: `echo begun; sleep 30 & echo $! > ${pidFile}; wait`, timeout_ms: 2000 });
     expect(result.isError).toBe(true);
     expect(result.output).toBe(
-      "timed out after 500 ms, retry with a larger timeout_ms if the command needs longer\nexit status: 137\n<output>\nbegun\n</output>",
+      "timed out after 2000 ms, retry with a larger timeout_ms if the command needs longer\nexit status: 137\n<output>\nbegun\n</output>",
     );
     expect(await waitForProcessExit(Number(await readFile(pidFile, "utf8")))).toBe(true);
   });

@@ -71,7 +71,7 @@ describe("native web tools", () => {
         write();
       },
     });
-    kernel = await createTestKernel([[webPlugin, { backend: "native", timeoutMs: 1000, maxBytes: 1024 * 1024 }]]);
+    kernel = await createTestKernel([[webPlugin, { backend: "native", timeoutMs: 3000, maxBytes: 1024 * 1024 }]]);
   });
   afterAll(async () => {
     await kernel?.close();
@@ -86,7 +86,7 @@ describe("native web tools", () => {
     expect(kernel.tools.get("web_fetch")!.description).toBe(
       'Fetch an http(s) URL and read it. Answers <page url="final URL" title="..."> with the page, then </page>; HTML becomes Markdown (format "markdown", the default), ' +
         'plain text ("text") or stays as it is ("html"). Redirects are followed (at most 5), the body is cut at max_bytes ' +
-        '(default and at most 1 MiB; the element then says truncated="true"), and the fetch gives up after 1000 ms. An HTTP error status is an error naming it.',
+        '(default and at most 1 MiB; the element then says truncated="true"), and the fetch gives up after 3000 ms. An HTTP error status is an error naming it.',
     );
     expect(kernel.tools.get("web_crawl")!.description).toBe(
       "Crawl a website breadth-first from an http(s) URL, following its links, and read every page as Markdown. Fetches at most max_pages pages (default 10, at most 20), " +
@@ -148,7 +148,7 @@ describe("native web tools", () => {
   });
 
   it("gives up on a slow server after its timeout", async () => {
-    expect(await call("web_fetch", { url: `${site.url}/slow` })).toEqual({ output: `timed out after 1000 ms fetching ${site.url}/slow`, isError: true });
+    expect(await call("web_fetch", { url: `${site.url}/slow` })).toEqual({ output: `timed out after 3000 ms fetching ${site.url}/slow`, isError: true });
   });
 
   it("cuts a 50 MB body at the cap and stops downloading", async () => {
