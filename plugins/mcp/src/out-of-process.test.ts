@@ -1,17 +1,32 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SERVERS, alive } from "./test-fixtures/harness.js";
 
+/** The plugin driven from its own node process: the official conformance suite, and a host killed by a signal. */
 const run = promisify(execFile);
 const pluginDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = join(pluginDir, "../..");
 const conformance = join(repoRoot, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
-const driver = join(pluginDir, "node_modules/.cache/weft-conformance/test-fixtures/conformance-client.js");
+const compiled = join(pluginDir, "node_modules/.cache/weft-out-of-process/test-fixtures");
+
+let scratch: string;
+
+beforeAll(async () => {
+  // The fixtures run in their own node processes, so they are compiled from the current sources first.
+  await run(process.execPath, [tsc, "-p", join(pluginDir, "tsconfig.out-of-process.json")], { cwd: repoRoot });
+  scratch = await mkdtemp(join(tmpdir(), "weft-out-of-process-"));
+}, 120_000);
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
 
 interface Check {
   id: string;
@@ -21,24 +36,12 @@ interface Check {
 
 /** The official client conformance suite, with this plugin as the client under test. */
 describe("MCP client conformance (@modelcontextprotocol/conformance)", () => {
-  let results: string;
-
-  beforeAll(async () => {
-    // The driver runs in its own node process, so it is compiled from the current sources first.
-    await run(process.execPath, [tsc, "-p", join(pluginDir, "tsconfig.conformance.json")], { cwd: repoRoot });
-    results = await mkdtemp(join(tmpdir(), "weft-conformance-"));
-  }, 120_000);
-
-  afterAll(async () => {
-    if (results) await rm(results, { recursive: true, force: true });
-  });
-
   async function scenario(name: string): Promise<Check[]> {
-    const output = join(results, name);
+    const output = join(scratch, name);
     // A failed scenario exits non-zero, which rejects here with the suite's output.
     await run(
       process.execPath,
-      [conformance, "client", "--command", `${process.execPath} ${driver}`, "--scenario", name, "--timeout", "60000", "-o", output],
+      [conformance, "client", "--command", `${process.execPath} ${join(compiled, "conformance-client.js")}`, "--scenario", name, "--timeout", "60000", "-o", output],
       { cwd: repoRoot, timeout: 90_000 },
     );
     const [folder] = await readdir(output);
@@ -74,4 +77,23 @@ describe("MCP client conformance (@modelcontextprotocol/conformance)", () => {
     expect(["SUCCESS", "WARNING"]).toContain(byId.get("client-sse-retry-timing")?.status);
     expect(checks.filter((check) => check.status === "FAILURE")).toEqual([]);
   }, 120_000);
+});
+
+describe("a host killed by a signal without closing its kernel", () => {
+  it("takes its servers' process groups with it, then dies of the signal", async () => {
+    const pidFile = join(scratch, "grandchild.pid");
+    const host = spawn(process.execPath, [join(compiled, "signal-host.js"), SERVERS.test, pidFile], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = once(host, "exit");
+    await new Promise<void>((resolve, reject) => {
+      host.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+      host.once("exit", (code) => reject(new Error(`the host exited early (${code})`)));
+    });
+    const grandchild = Number(await readFile(pidFile, "utf8"));
+    expect(alive(grandchild)).toBe(true);
+
+    host.kill("SIGTERM");
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGTERM" });
+    await vi.waitFor(() => expect(alive(grandchild)).toBe(false));
+  }, 60_000);
 });

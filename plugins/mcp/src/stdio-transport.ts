@@ -3,6 +3,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { LineTail } from "./line-tail.js";
+import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
 export interface StdioTransportOptions {
   command: string;
@@ -15,26 +16,6 @@ export interface StdioTransportOptions {
 
 /** How long a server gets to exit after SIGTERM before its group is killed. */
 const TERM_GRACE_MS = 2_000;
-
-/** Process groups still running, killed when the host exits without closing them (a crash, `process.exit`). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const group of liveGroups) killGroup(group, "SIGKILL");
-  });
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the whole group is already gone.
-  }
-}
 
 /**
  * MCP over a child's stdin/stdout, like the SDK's StdioClientTransport but: no shell, the child leads its
@@ -94,7 +75,7 @@ export class StdioTransport implements Transport {
         this.#exit = { code, signal };
       });
       child.once("close", () => {
-        if (child.pid !== undefined) liveGroups.delete(child.pid);
+        if (child.pid !== undefined) untrackGroup(child.pid);
         this.onclose?.();
       });
       child.stdout!.on("data", (chunk: Buffer) => this.#receive(chunk));
@@ -148,7 +129,7 @@ export class StdioTransport implements Transport {
     clearTimeout(timer);
     // Whatever the leader left behind in its group goes too.
     killGroup(pid, "SIGKILL");
-    liveGroups.delete(pid);
+    untrackGroup(pid);
     await this.#exited;
   }
 }
