@@ -308,7 +308,9 @@ export class ServerConnection {
         serverLost: true,
       });
     }
-    const message = outcome.error instanceof McpError ? outcome.error.message : errorMessage(outcome.error);
+    const { transport } = this.#options;
+    const message =
+      outcome.error instanceof McpError ? outcome.error.message : transport.kind === "stdio" ? errorMessage(outcome.error) : describeRemoteFailure(outcome.error, transport.url);
     return errorResult(`MCP server "${server}" failed to run ${tool}: ${message}`, origin);
   }
 
