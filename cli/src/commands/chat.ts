@@ -5,8 +5,9 @@ import { parseFlags } from "../project-options.js";
 import { terminalWaitFor } from "../terminal/ask-user.js";
 import { LineReader } from "../terminal/line-reader.js";
 import { textRenderer } from "../terminal/run-renderer.js";
+import { mcpStatusTable } from "../mcp-status-table.js";
 
-const HELP = "/model <provider/model>  /effort <off|low|medium|high|max>  /tools  /reset  /exit";
+const HELP = "/model <provider/model>  /effort <off|low|medium|high|max>  /tools  /mcp [start|stop <server>]  /reset  /exit";
 
 export const chatCommand: Command = {
   name: "chat",
@@ -64,7 +65,8 @@ export const chatCommand: Command = {
 };
 
 async function runSlashCommand(line: string, session: AgentSession, io: CommandIO): Promise<void> {
-  const [command, argument = ""] = line.split(/\s+/, 2);
+  const [command, ...rest] = line.split(/\s+/);
+  const argument = rest.join(" ");
   const say = (text: string) => void io.stderr.write(`${text}\n`);
   try {
     switch (command) {
@@ -78,6 +80,13 @@ async function runSlashCommand(line: string, session: AgentSession, io: CommandI
         return say(`effort: ${argument}`);
       case "/tools":
         return say(session.project.toolkit.tools.map((tool) => `${tool.name}  (${tool.source.kind}:${tool.source.id})`).join("\n") || "(no tools)");
+      case "/mcp": {
+        const [action, server] = argument.split(/\s+/);
+        const host = session.project.toolkit.mcp();
+        if (host && action === "start" && server) await host.start(server);
+        if (host && action === "stop" && server) await host.stop(server);
+        return say(mcpStatusTable(session.project.toolkit.mcpStatus()));
+      }
       case "/reset":
         await session.agent.resetSession();
         return say("(history cleared)");

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { WeftError, isWeftError, stderrLogger } from "@weft/sdk";
-import type { ExecuteOptions, Kernel, McpServerStatus, RegisteredTool, Tool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
+import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, RegisteredTool, Tool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
 import { importPlugin } from "../config/plugin-resolver.js";
 import { createKernel } from "../kernel.js";
 import { dropDuplicateTools } from "./duplicate-tools.js";
@@ -19,6 +19,8 @@ export interface Toolkit {
   readonly waitFor?: WaitFor;
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
   mcpStatus(): McpServerStatus[];
+  /** The MCP host (start, stop, resources, prompts), when an MCP config was given. */
+  mcp(): McpHost | undefined;
   toOpenAI(): OpenAITool[];
   toAnthropic(): AnthropicTool[];
   /** Stops every server and process the toolkit started; idempotent. */
@@ -75,6 +77,7 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
     },
     execute: (call, executeOptions) => kernel.execute(call, executeOptions),
     mcpStatus: () => (services.has("mcp") ? services.need("mcp").status() : []),
+    mcp: () => (services.has("mcp") ? services.need("mcp") : undefined),
     toOpenAI: () => toOpenAITools(kernel.tools.list()),
     toAnthropic: () => toAnthropicTools(kernel.tools.list()),
     close: () => kernel.close(),
