@@ -2,7 +2,7 @@ import { mcpPlugin } from "./plugin.js";
 
 export default mcpPlugin;
 export { mcpPlugin };
-export { Manager, DEFAULT_ELICITATION_TIMEOUT_MS, type ManagerOptions, type StartOptions } from "./manager.js";
+export { Manager, mcpManager, DEFAULT_ELICITATION_TIMEOUT_MS, type ManagerOptions, type StartOptions } from "./manager.js";
 export {
   loadMcpConfig,
   parseMcpConfig,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryLogger, sanitizeToolName, type FeedbackEvent, type Kernel } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
-import { Manager, parseMcpConfig } from "./index.js";
+import { Manager, mcpManager, parseMcpConfig } from "./index.js";
 import { stdio } from "./test-fixtures/harness.js";
 
 /** The Manager as the CLI uses it: over a kernel scope's registrar, servers from an mcp.json. */
@@ -89,6 +89,20 @@ describe("Manager", () => {
     controller.abort();
     await expect(starting).rejects.toMatchObject({ code: "ABORTED", message: 'starting MCP server "stuck" was aborted' });
     expect(manager.status()).toEqual([{ name: "stuck", state: "failed", tools: 0, error: "its start was aborted" }]);
+  }, 60_000);
+
+  it("wires itself to a scope with mcpManager: its registry, the kernel's feedback", async () => {
+    const seen: FeedbackEvent[] = [];
+    kernel.hooks.feedback.tap((event) => void seen.push(event));
+    const scope = kernel.scope("mcp-cli");
+    const scoped = mcpManager(scope);
+    scoped.register(parseMcpConfig({ s: stdio("test") })[0]);
+    await scoped.start("s");
+    expect(kernel.tools.get("s__echo")?.source).toEqual({ kind: "mcp", id: "s" });
+    expect(seen).toContainEqual({ type: "mcp.status", server: "s", state: "connected", tools: 8 });
+    await scoped.close();
+    await scope.dispose();
+    expect(kernel.tools.get("s__echo")).toBeUndefined();
   }, 60_000);
 
   it("says which servers exist when asked for an unknown one", async () => {

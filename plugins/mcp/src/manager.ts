@@ -13,6 +13,7 @@ import type {
   McpServerHandle,
   McpServerState,
   McpServerStatus,
+  PluginApi,
   Tool,
   ToolRegistrar,
 } from "@weft/sdk";
@@ -399,3 +400,12 @@ export class Manager implements McpHost {
   }
 }
 
+
+/**
+ * A Manager wired to a plugin or kernel scope: tools go to its registrar (and are removed when it is
+ * disposed), warnings to its logger, events to its feedback, relative paths from its base folder.
+ * The CLI: `const manager = mcpManager(kernel.scope("mcp-cli"))`.
+ */
+export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs"> = {}): Manager {
+  return new Manager({ ...options, tools: api.tools, logger: api.logger, emit: (event) => api.emit(event), baseDir: api.baseDir });
+}

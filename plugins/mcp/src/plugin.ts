@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, definePlugin, type WaitFor } from "@weft/sdk";
 import { loadMcpConfig } from "./config.js";
-import { Manager } from "./manager.js";
+import { mcpManager } from "./manager.js";
 
 const options = Type.Object({
   /** mcp.json: a path (relative to the weft.config.yaml folder), raw JSON text, or the parsed object. */
@@ -30,11 +30,7 @@ export const mcpPlugin = definePlugin({
   options,
   setup(api, settings) {
     const servers = settings.config === undefined ? [] : loadMcpConfig(settings.config, { baseDir: api.baseDir });
-    const manager = new Manager({
-      tools: api.tools,
-      logger: api.logger,
-      emit: (event) => api.emit(event),
-      baseDir: api.baseDir,
+    const manager = mcpManager(api, {
       elicitation: settings.elicitation ?? settings.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
     });
