@@ -118,14 +118,8 @@ export class ServerConnection {
   /** Every tool (all pages), or none when the server declared no `tools` capability. */
   async listTools(signal?: AbortSignal): Promise<McpTool[]> {
     if (!this.capabilities.tools) return [];
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal, timeout: this.#options.requestTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    const options = { signal, timeout: this.#options.requestTimeoutMs };
+    return allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
   }
 
   /**
@@ -160,14 +154,9 @@ export class ServerConnection {
 
   async resources(): Promise<Omit<McpResource, "server">[]> {
     if (!this.capabilities.resources) return [];
-    const resources: Omit<McpResource, "server">[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#request(() => this.#client.listResources(cursor ? { cursor } : undefined, { timeout: this.#options.requestTimeoutMs }));
-      for (const { uri, name, title, description, mimeType } of page.resources) resources.push(defined({ uri, name, title, description, mimeType }));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return resources;
+    const options = { timeout: this.#options.requestTimeoutMs };
+    const resources = await this.#request(() => allPages((cursor) => this.#client.listResources(cursor, options), (page) => page.resources));
+    return resources.map(({ uri, name, title, description, mimeType }) => defined({ uri, name, title, description, mimeType }));
   }
 
   async readResource(uri: string): Promise<McpResourceContents[]> {
@@ -179,16 +168,11 @@ export class ServerConnection {
 
   async prompts(): Promise<Omit<McpPrompt, "server">[]> {
     if (!this.capabilities.prompts) return [];
-    const prompts: Omit<McpPrompt, "server">[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#request(() => this.#client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.#options.requestTimeoutMs }));
-      for (const { name, title, description, arguments: parameters } of page.prompts) {
-        prompts.push(defined({ name, title, description, arguments: parameters?.map(({ name, description, required }) => defined({ name, description, required })) }));
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return prompts;
+    const options = { timeout: this.#options.requestTimeoutMs };
+    const prompts = await this.#request(() => allPages((cursor) => this.#client.listPrompts(cursor, options), (page) => page.prompts));
+    return prompts.map(({ name, title, description, arguments: parameters }) =>
+      defined({ name, title, description, arguments: parameters?.map(({ name, description, required }) => defined({ name, description, required })) }),
+    );
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<McpPromptResult> {
@@ -324,6 +308,21 @@ export class ServerConnection {
       throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}": ${errorMessage(error)}`, { cause: error });
     }
   }
+}
+
+/** Every item of a paginated list request, following `nextCursor`. */
+async function allPages<Page extends { nextCursor?: string }, Item>(
+  fetchPage: (params: { cursor: string } | undefined) => Promise<Page>,
+  items: (page: Page) => Item[],
+): Promise<Item[]> {
+  const all: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor === undefined ? undefined : { cursor });
+    all.push(...items(page));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
 }
 
 /** Drops undefined fields, so results compare and print cleanly. */
