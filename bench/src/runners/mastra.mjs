@@ -1,14 +1,17 @@
-/** Mastra: an Agent on Mastra's OpenAI-compatible model router, createTool, @mastra/mcp's MCPClient over stdio. */
+/**
+ * Mastra: an Agent on Mastra's OpenAI-compatible model router, createTool, @mastra/mcp's MCPClient over
+ * stdio, and the agent's own `skills` option for the skills folder.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
 import { createTool } from "@mastra/core/tools";
 import { MCPClient } from "@mastra/mcp";
 import { zodSchemas } from "../native-tools.mjs";
 import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM, TOOL_DESCRIPTIONS, add, weather } from "../script.mjs";
-import { READ_SKILL, loadSkillsFolder } from "../skills-folder.mjs";
 
 export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
   let tools = {};
-  let instructions = SYSTEM;
   let mcp;
   if (scenario === "native") {
     tools = {
@@ -19,21 +22,22 @@ export async function setup({ scenario, llmUrl, mcpServer, skillsDir }) {
     mcp = new MCPClient({ id: "bench", servers: { bench: { command: mcpServer.command, args: mcpServer.args } } });
     tools = await mcp.listTools();
   }
+  let skills;
   if (scenario === "full") {
-    const skills = loadSkillsFolder(skillsDir);
-    instructions = `${SYSTEM}\n\n${skills.catalog}`;
+    // Mastra's own skills: the agent's `skills` option takes SKILL.md folders.
+    skills = readdirSync(skillsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(skillsDir, entry.name));
     tools = {
       ...tools,
       [NATIVE_EXTRA.name]: createTool({ id: NATIVE_EXTRA.name, description: NATIVE_EXTRA.description, inputSchema: zodSchemas.local_time, execute: async ({ city }) => NATIVE_EXTRA.run(city) }),
-      [READ_SKILL.name]: createTool({ id: READ_SKILL.name, description: READ_SKILL.description, inputSchema: zodSchemas.read_skill, execute: async ({ name }) => skills.read(name) }),
     };
   }
   const agent = new Agent({
     id: "bench",
     name: "bench",
-    instructions,
+    instructions: SYSTEM,
     model: { providerId: "bench", modelId: MODEL_ID, url: `${llmUrl}/v1`, apiKey: "bench" },
     tools,
+    skills,
   });
   return {
     async run() {
