@@ -55,6 +55,8 @@ describe("parseMcpConfig", () => {
 
   it("accepts an inline map of servers (weft.config.yaml `mcp:`)", () => {
     expect(parseMcpConfig({ one: { command: "x" } }).map((spec) => spec.name)).toEqual(["one"]);
+    // The keys the toolkit reads beside the servers are not servers.
+    expect(parseMcpConfig({ one: { command: "x" }, builtins: { tools: {} }, agents: [], $schema: "s" }).map((spec) => spec.name)).toEqual(["one"]);
   });
 
   it("splits `tools` into an allowlist and a drop-list", () => {

@@ -59,6 +59,8 @@ export interface ParseOptions {
 
 const MAX_DELAY_MS = 2_147_483_647;
 const TOP_LEVEL_KEYS = ["mcpServers", "servers", "mcp"] as const;
+/** Keys an mcp.json may carry for the toolkit (or an editor) beside its servers. */
+const NOT_SERVERS = ["builtins", "agents", "$schema"];
 const TYPES: Record<string, "stdio" | "http" | "sse"> = {
   stdio: "stdio",
   local: "stdio",
@@ -97,7 +99,7 @@ export function parseMcpConfig(config: unknown, options: ParseOptions = {}): Mcp
     throw new WeftError("MCP_CONFIG_INVALID", `${where}the mcp config must be a JSON object like {"mcpServers": {"name": {"command": "..."}}}`);
   }
   const key = TOP_LEVEL_KEYS.find((candidate) => candidate in config);
-  const servers = key ? config[key] : config;
+  const servers = key ? config[key] : withoutKeys(config, NOT_SERVERS);
   if (!isRecord(servers)) {
     throw new WeftError("MCP_CONFIG_INVALID", `${where}"${key}" must be an object mapping server names to their settings`);
   }
@@ -248,6 +250,10 @@ function parseJson(text: string, what: string): unknown {
   } catch (error) {
     throw new WeftError("MCP_CONFIG_INVALID", `${what} is not valid JSON: ${errorMessage(error)}`, { cause: error });
   }
+}
+
+function withoutKeys(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
