@@ -1,4 +1,5 @@
 /** The machine and the exact versions measured, for results.json. */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -20,5 +21,15 @@ export function packageVersion(name, benchDir) {
     const file = join(dir, "node_modules", name, "package.json");
     if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")).version;
     if (dir === join(dir, "..")) return "not installed";
+  }
+}
+
+/** The workspace commit weft was built from (and whether the tree had local changes). */
+export function workspaceCommit(dir) {
+  try {
+    const git = (...args) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " (with local changes)" : ""}`;
+  } catch {
+    return "unknown (not a git checkout)";
   }
 }

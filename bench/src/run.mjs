@@ -17,7 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { FRAMEWORKS } from "./frameworks.mjs";
-import { machine, packageVersion } from "./machine.mjs";
+import { machine, packageVersion, workspaceCommit } from "./machine.mjs";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
 import { Row } from "./row.mjs";
 import { summarize } from "./stats.mjs";
@@ -75,6 +75,7 @@ const llm = await startMockLlmServer();
 const results = {
   date: new Date().toISOString(),
   machine: machine(),
+  weftCommit: workspaceCommit(benchDir),
   method: { warmups, runs, rounds, llm: "mock OpenAI Chat Completions, streaming, 127.0.0.1 keep-alive" },
   versions: {},
   frameworks: [],

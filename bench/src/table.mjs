@@ -99,7 +99,7 @@ export function renderTable(results) {
   const { lines, notes } = runTable(results);
   const m = results.machine;
   const out = [
-    `Measured ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), Node ${m.node}; ${results.method.warmups} warm-ups then ${results.method.runs} timed runs per row.`,
+    `Measured ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), Node ${m.node}, weft at ${results.weftCommit ?? "unknown"}; ${results.method.warmups} warm-ups then ${results.method.runs} timed runs per row in ${results.method.rounds ?? 1} interleaved rounds.`,
   ];
   if (results.frameworks.length) out.push("", ...lines);
   if (notes.length) out.push("", ...notes);
