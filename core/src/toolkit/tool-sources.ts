@@ -12,8 +12,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The plugins an options object calls for, in the fixed assembly order MCP → skills → built-ins →
- * agents, each loaded by name at run time. The load's `signal` reaches the plugins that connect to
- * something (MCP servers, agent cards) so a deadline stops them.
+ * agents, each loaded by name at run time. The plugins that connect to something (MCP servers, agent
+ * cards) get the load's signal, which a deadline aborts.
  */
 export function toolSourcePlugins(options: ToolkitOptions, baseDir: string, signal: AbortSignal): PluginSpec[] {
   // A parsed mcp.json may carry `builtins` and `agents` too; the options win.
@@ -51,6 +51,6 @@ export function toolSourcePlugins(options: ToolkitOptions, baseDir: string, sign
     }
     specs.push({ plugin: coreBuiltins, options: { tools }, path: ["builtins"] });
   }
-  if (agents && agents.length > 0) specs.push({ name: "@weft/plugin-a2a", options: { agents, signal }, path: ["agents"] });
+  if (agents && agents.length > 0) specs.push({ name: "@weft/plugin-a2a", options: { agents, signal, deadline: options.deadline }, path: ["agents"] });
   return specs;
 }

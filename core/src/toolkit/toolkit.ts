@@ -125,9 +125,17 @@ async function importFrom(name: string, dirs: string[]) {
 }
 
 function deadlineError(deadline: number, kernel: Kernel): WeftError {
-  const loading = kernel.loading();
+  const loading = kernel.loading().map((plugin) => (plugin === "@weft/plugin-mcp" ? `${plugin} (servers ${startingServers(kernel)})` : plugin));
   const what = loading.length > 0 ? `still loading: ${loading.join(", ")}` : "still loading plugins";
   return new WeftError("DEADLINE_EXCEEDED", `the toolkit did not load within its deadline of ${deadline} ms (${what}); everything started was stopped`);
+}
+
+/** The MCP servers still starting, by name, for a deadline error. */
+function startingServers(kernel: Kernel): string {
+  const lookup = kernel.scope("deadline");
+  const starting = lookup.has("mcp") ? lookup.need("mcp").status().filter((status) => status.state === "starting").map((status) => status.name) : [];
+  void lookup.dispose();
+  return starting.join(", ") || "(none)";
 }
 
 function toLoadError(reason: unknown, kernel: Kernel): Error {

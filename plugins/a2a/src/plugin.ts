@@ -11,6 +11,8 @@ export const a2aPluginOptions = Type.Object(
   {
     agents: Type.Array(agentConfigSchema, { default: [], description: "Remote A2A agents; each skill of each card becomes a tool" }),
     deadline: Type.Optional(Type.Integer({ minimum: 1, description: "ms loading every card may take; past it loading fails naming the agents not loaded" })),
+    /** Aborts loading the cards (code only: the toolkit passes its load's signal). */
+    signal: Type.Optional(Type.Unsafe<AbortSignal>({})),
   },
   { additionalProperties: false },
 );
@@ -24,7 +26,8 @@ export const a2aPlugin = definePlugin({
     const closing = new AbortController();
     const running = new Set<Promise<ToolResult>>();
     api.hooks.tools.tap(async (registrar) => {
-      const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal: closing.signal });
+      const signal = options.signal ? AbortSignal.any([closing.signal, options.signal]) : closing.signal;
+      const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal });
       for (const tool of tools) registrar.add(untilClosed(tool));
     });
     // Closing aborts the calls in flight, which cancels their remote tasks, and waits for that.
