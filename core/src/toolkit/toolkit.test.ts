@@ -124,4 +124,19 @@ describe("createToolkit", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await waitForProcessExit(pid)).toBe(true);
   });
+
+  it("passes the skill options through: filter, disabled names and the sample limit", async () => {
+    const skills = [
+      { name: "alpha", description: "First", content: "A", files: { "a.txt": "1", "b.txt": "2" } },
+      { name: "beta", description: "Second", content: "B" },
+      { name: "gamma", description: "Third", content: "C" },
+    ];
+    const toolkit = await createToolkit({ builtins: false, skills, skillsFilter: ["alpha", "beta"], disableSkills: ["beta"], skillSampleLimit: -1, logger: memoryLogger() });
+    expect(toolkit.prompt).toContain("<name>alpha</name>");
+    expect(toolkit.prompt).not.toContain("<name>beta</name>");
+    expect(toolkit.prompt).not.toContain("<name>gamma</name>");
+    const loaded = await toolkit.execute({ name: "skill_load", arguments: { skill_name: "alpha" } });
+    expect(loaded.output).not.toContain("a.txt");
+    await toolkit.close();
+  });
 });
