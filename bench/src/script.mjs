@@ -30,32 +30,10 @@ export const weather = (city) => (city === "Paris" ? "Sunny, 22C" : "Cloudy, 15C
 export const add = (a, b) => String(a + b);
 export const echo = (text) => String(text);
 
-/** JSON Schemas of the tools, for runners that define tools by JSON Schema. */
-export const TOOL_SCHEMAS = {
-  get_weather: {
-    type: "object",
-    properties: { city: { type: "string", description: "City name" } },
-    required: ["city"],
-    additionalProperties: false,
-  },
-  add: {
-    type: "object",
-    properties: { a: { type: "number" }, b: { type: "number" } },
-    required: ["a", "b"],
-    additionalProperties: false,
-  },
-};
-
 /** The extra in-process tool of the `full` scenario (its name must not end in get_weather or add). */
 export const NATIVE_EXTRA = {
   name: "local_time",
   description: "The current local time of a city.",
-  schema: {
-    type: "object",
-    properties: { city: { type: "string" } },
-    required: ["city"],
-    additionalProperties: false,
-  },
   run: (city) => `${city}: 12:00`,
 };
 

@@ -9,12 +9,6 @@ import { join } from "node:path";
 export const READ_SKILL = {
   name: "read_skill",
   description: "Reads the full instructions of one skill from the catalog.",
-  schema: {
-    type: "object",
-    properties: { name: { type: "string", description: "The skill's name" } },
-    required: ["name"],
-    additionalProperties: false,
-  },
 };
 
 function frontmatter(text) {
