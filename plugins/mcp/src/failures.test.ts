@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { memoryLogger, sanitizeToolName, type FeedbackEvent, type Kernel, type MemoryLogger } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
 import mcp from "./index.js";
-import { alive, feedbackRecorder, freePort, mcpHost, stdio } from "./test-fixtures/harness.js";
+import { WAIT, alive, feedbackRecorder, freePort, mcpHost, stdio } from "./test-fixtures/harness.js";
 
 /** Servers that misbehave, each isolated: the others start and keep working. */
 describe("misbehaving servers", () => {
@@ -80,7 +80,7 @@ describe("misbehaving servers", () => {
       isError: true,
       metadata: { timedOut: true },
     });
-    await vi.waitFor(async () => expect((await kernel.execute({ name: "quiet__cancellations", arguments: {} })).output).toBe("1"));
+    await vi.waitFor(async () => expect((await kernel.execute({ name: "quiet__cancellations", arguments: {} })).output).toBe("1"), WAIT);
     expect((await kernel.execute({ name: "quiet__echo", arguments: { text: "after" } })).output).toBe("after");
   });
 
@@ -96,7 +96,7 @@ describe("misbehaving servers", () => {
     controller.abort();
     expect(await running).toMatchObject({ output: "ok__hang was aborted", isError: true });
     // The server heard notifications/cancelled for it.
-    await vi.waitFor(async () => expect((await kernel.execute({ name: "ok__cancellations", arguments: {} })).output).toBe("1"));
+    await vi.waitFor(async () => expect((await kernel.execute({ name: "ok__cancellations", arguments: {} })).output).toBe("1"), WAIT);
     expect((await kernel.execute({ name: "ok__echo", arguments: { text: "next" } })).output).toBe("next");
   });
 
@@ -166,7 +166,7 @@ describe("notifications/tools/list_changed", () => {
   it("re-lists the server's tools, swaps them in the registry and says what changed", async () => {
     expect(kernel.tools.get("lc__extra")).toBeUndefined();
     await kernel.execute({ name: "lc__add-tool", arguments: {} });
-    await vi.waitFor(() => expect(kernel.tools.get("lc__extra")).toBeDefined());
+    await vi.waitFor(() => expect(kernel.tools.get("lc__extra")).toBeDefined(), WAIT);
     expect(recorder.events).toContainEqual({ type: "mcp.tools-changed", server: "lc", added: ["lc__extra"], removed: [] });
     expect((await kernel.execute({ name: "lc__extra", arguments: {} })).output).toBe("called extra");
     expect(mcpHost(kernel).status()[0]).toEqual({ name: "lc", state: "connected", tools: 9 });
@@ -174,7 +174,7 @@ describe("notifications/tools/list_changed", () => {
 
   it("keeps the old tools when the re-list fails", async () => {
     await kernel.execute({ name: "lc__break-listing", arguments: {} });
-    await vi.waitFor(() => expect(logger.warnings().some((line) => line.startsWith('MCP server "lc" changed its tools, but listing them again failed (the old ones stay)'))).toBe(true));
+    await vi.waitFor(() => expect(logger.warnings().some((line) => line.startsWith('MCP server "lc" changed its tools, but listing them again failed (the old ones stay)'))).toBe(true), WAIT);
     expect(kernel.tools.get("lc__extra")).toBeDefined();
     expect((await kernel.execute({ name: "lc__echo", arguments: { text: "ok" } })).output).toBe("ok");
   });
@@ -198,6 +198,6 @@ describe("process groups", () => {
     expect(alive(grandchild)).toBe(true);
     await kernel.close();
     // SIGKILL has been sent to the whole group; the kernel reports the death a moment later.
-    await vi.waitFor(() => expect(alive(grandchild)).toBe(false));
+    await vi.waitFor(() => expect(alive(grandchild)).toBe(false), WAIT);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SERVERS, alive } from "./test-fixtures/harness.js";
+import { SERVERS, WAIT, alive } from "./test-fixtures/harness.js";
 
 /** The plugin driven from its own node process: the official conformance suite, and a host killed by a signal. */
 const run = promisify(execFile);
@@ -94,6 +94,6 @@ describe("a host killed by a signal without closing its kernel", () => {
     host.kill("SIGTERM");
     const [code, signal] = await exited;
     expect({ code, signal }).toEqual({ code: null, signal: "SIGTERM" });
-    await vi.waitFor(() => expect(alive(grandchild)).toBe(false));
+    await vi.waitFor(() => expect(alive(grandchild)).toBe(false), WAIT);
   }, 60_000);
 });

@@ -22,6 +22,9 @@ export function stdio(server: keyof typeof SERVERS, ...args: string[]): { comman
   return { command: process.execPath, args: [SERVERS[server], ...args] };
 }
 
+/** How long `vi.waitFor` polls for something with no event to wait on: roomy, for a loaded machine. */
+export const WAIT = { timeout: 10_000, interval: 50 };
+
 /** A port nothing listens on (bound, then released). */
 export async function freePort(): Promise<number> {
   const server = createServer();

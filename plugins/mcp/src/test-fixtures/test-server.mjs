@@ -71,7 +71,9 @@ async function serve() {
           return { content: [{ type: "text", text: String(args.text ?? "") }] };
         case "hang":
           // notifications/cancelled aborts the handler's signal.
-          extra.signal.addEventListener("abort", () => cancellations++);
+          // A cancel that arrived with the request has aborted the signal before this handler ran.
+          if (extra.signal.aborted) cancellations++;
+          else extra.signal.addEventListener("abort", () => cancellations++);
           return new Promise(() => {});
         case "cancellations":
           return { content: [{ type: "text", text: String(cancellations) }] };
