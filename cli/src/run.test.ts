@@ -1,25 +1,12 @@
-import { execFile } from "node:child_process";
 import { readFile, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { weft } from "./test-fixtures/weft-process.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
 
-const weftBin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("../../fixtures/providers/openai-compatible/", import.meta.url));
-const run = promisify(execFile);
-
-async function weft(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [weftBin, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const PACK = `export default {
   meta: { name: "weather-pack", version: "1.0.0", api: 1 },

@@ -2,23 +2,11 @@ import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { weft, WORKSPACE_MODULES } from "./test-fixtures/weft-process.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const weftBin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-const workspaceModules = fileURLToPath(new URL("../../node_modules", import.meta.url));
 const run = promisify(execFile);
-
-async function weft(cwd: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [weftBin, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe("weft init and weft new-plugin", () => {
   let dir: string;
@@ -30,20 +18,20 @@ describe("weft init and weft new-plugin", () => {
   it("init writes a starter config that loads, and will not overwrite it", async () => {
     const project = path.join(dir, "project");
     await mkdir(project);
-    expect(await weft(project, "init")).toEqual({ code: 0, stderr: "", stdout: `wrote ${project}/weft.config.yaml\nnext: weft tools, then weft run "<prompt>"\n` });
+    expect(await weft(project, ["init"])).toEqual({ code: 0, stderr: "", stdout: `wrote ${project}/weft.config.yaml\nnext: weft tools, then weft run "<prompt>"\n` });
     const config = await readFile(path.join(project, "weft.config.yaml"), "utf8");
     expect(config).toContain("model: anthropic/claude-sonnet-4-5\n");
     expect(config).toContain("builtins: true\n");
-    const tools = await weft(project, "tools", "--json");
+    const tools = await weft(project, ["tools", "--json"]);
     expect(tools.code).toBe(0);
     expect(JSON.parse(tools.stdout).map((tool: { name: string }) => tool.name)).toEqual([
       "apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "webfetch", "write",
     ]);
-    expect(await weft(project, "init")).toEqual({ code: 1, stdout: "", stderr: `weft: ${project}/weft.config.yaml already exists; use --force to replace it\n` });
+    expect(await weft(project, ["init"])).toEqual({ code: 1, stdout: "", stderr: `weft: ${project}/weft.config.yaml already exists; use --force to replace it\n` });
   });
 
   it("new-plugin scaffolds a pack whose own test passes", async () => {
-    const result = await weft(dir, "new-plugin", "greeter");
+    const result = await weft(dir, ["new-plugin", "greeter"]);
     expect(result.code).toBe(0);
     const pack = path.join(dir, "weft-plugin-greeter");
     expect(result.stdout).toBe(
@@ -52,12 +40,12 @@ describe("weft init and weft new-plugin", () => {
     const manifest = JSON.parse(await readFile(path.join(pack, "package.json"), "utf8"));
     expect(manifest.peerDependencies).toEqual({ "@weft/sdk": "^0.1.0" });
     // Stands in for `npm install`: the workspace has every package the scaffold names.
-    await symlink(workspaceModules, path.join(pack, "node_modules"));
+    await symlink(WORKSPACE_MODULES.replace(/\/$/, ""), path.join(pack, "node_modules"));
     await writeFile(path.join(pack, "vitest.config.mjs"), "export default { test: { include: ['src/**/*.test.ts'] } };\n");
-    const { stdout } = await run(process.execPath, [path.join(workspaceModules, "vitest/vitest.mjs"), "run", "--reporter=json"], { cwd: pack });
+    const { stdout } = await run(process.execPath, [path.join(WORKSPACE_MODULES, "vitest/vitest.mjs"), "run", "--reporter=json"], { cwd: pack });
     const report = JSON.parse(stdout.slice(stdout.indexOf("{")));
     expect({ passed: report.numPassedTests, failed: report.numFailedTests }).toEqual({ passed: 1, failed: 0 });
-    await run(process.execPath, [path.join(workspaceModules, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: pack });
+    await run(process.execPath, [path.join(WORKSPACE_MODULES, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: pack });
     const built = await import(path.join(pack, "dist/index.js"));
     expect(built.default.meta).toEqual({ name: "weft-plugin-greeter", version: "0.1.0", api: 1 });
   });
@@ -76,7 +64,7 @@ describe("weft skills", () => {
   afterAll(() => rm(project, { recursive: true, force: true }));
 
   it("lists the project's skills", async () => {
-    const result = await weft(project, "skills", "list");
+    const result = await weft(project, ["skills", "list"]);
     expect(result).toEqual({
       code: 0,
       stderr: "",
@@ -85,8 +73,8 @@ describe("weft skills", () => {
   });
 
   it("validates a folder, exit 1 with every problem", async () => {
-    expect(await weft(project, "skills", "validate", "skills/git-release")).toEqual({ code: 0, stderr: "", stdout: "skills/git-release: valid\n" });
-    expect(await weft(project, "skills", "validate", "skills/Bad_Name")).toEqual({
+    expect(await weft(project, ["skills", "validate", "skills/git-release"])).toEqual({ code: 0, stderr: "", stdout: "skills/git-release: valid\n" });
+    expect(await weft(project, ["skills", "validate", "skills/Bad_Name"])).toEqual({
       code: 1,
       stdout: "",
       stderr: 'skills/Bad_Name: name "Bad_Name" must be lowercase\nskills/Bad_Name: name "Bad_Name" may hold only letters, digits and hyphens, not "_"\n',

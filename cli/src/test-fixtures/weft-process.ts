@@ -1,0 +1,31 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+/** The built bin, as users run it (the test command builds before it tests). */
+export const WEFT_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+
+/** The workspace's node_modules, where the real MCP servers and the weft packages are installed. */
+export const WORKSPACE_MODULES = fileURLToPath(new URL("../../../node_modules/", import.meta.url));
+
+export interface WeftOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** Runs `weft <args>` in `cwd` as a child process, with a clean environment plus `env`. */
+export async function weft(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<WeftOutcome> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [WEFT_BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as WeftOutcome;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
