@@ -1,42 +1,20 @@
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_API_VERSION, definePlugin, type Kernel, type McpHost, type McpServerConfig } from "@weft/sdk";
-import { createTestKernel, waitForProcessExit } from "@weft/sdk/testing";
+import type { Kernel, McpServerConfig } from "@weft/sdk";
+import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/sdk/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import codingPlugin, { serenaMcpConfig } from "./index.js";
 
 const STAND_IN = fileURLToPath(new URL("./test-fixtures/serena-stand-in.mjs", import.meta.url));
 const SERENA_ARGS = ["--from", "git+https://github.com/oraios/serena", "serena", "start-mcp-server", "--context", "desktop-app", "--add-mode", "query-projects"];
 
-/** Sits between the MCP plugin and the pack and records what the pack asks the real host for. */
-function recordingHost(seen: { name: string; config: McpServerConfig }[]) {
-  return definePlugin({
-    meta: { name: "recording-host", version: "1.0.0", api: PLUGIN_API_VERSION },
-    setup(api) {
-      const host = api.need("mcp");
-      const addServer: McpHost["addServer"] = (name, config, options) => {
-        seen.push({ name, config: structuredClone(config) });
-        return host.addServer(name, config, options);
-      };
-      // Everything else goes to the real host, bound to it.
-      const recording = new Proxy(host, {
-        get: (target, key) => {
-          if (key === "addServer") return addServer;
-          const value = Reflect.get(target, key, target);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
-      api.provide("mcp", recording);
-    },
-  });
-}
-
 describe("coding pack backed by Serena", () => {
   let dir: string;
   let bin: string;
+  let standIn: StandIn;
   const savedPath = process.env.PATH;
   const kernels: Kernel[] = [];
   const open = async (...args: Parameters<typeof createTestKernel>) => {
@@ -47,11 +25,9 @@ describe("coding pack backed by Serena", () => {
 
   beforeAll(async () => {
     dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-serena-")));
-    bin = path.join(dir, "bin");
-    await mkdir(bin);
     // The stand-in `uvx` records its command line and pid, then becomes the MCP server.
-    await writeFile(path.join(bin, "uvx"), `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\necho $$ > '${dir}/pid'\nexec '${process.execPath}' '${STAND_IN}'\n`);
-    await chmod(path.join(bin, "uvx"), 0o755);
+    standIn = await installStandIn(dir, "uvx", STAND_IN);
+    bin = standIn.bin;
     process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
   });
   afterEach(async () => {
@@ -64,14 +40,14 @@ describe("coding pack backed by Serena", () => {
 
   it("starts Serena with uvx through the MCP host and registers its tools under serena__ with a 360-second ceiling", async () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
-    const kernel = await open([mcpPlugin, recordingHost(seen), codingPlugin]);
+    const kernel = await open([mcpPlugin, recordingMcpHost(seen), codingPlugin]);
     expect(kernel.tools.list().map((tool) => [tool.name, tool.source])).toEqual([
       ["serena__find_symbol", { kind: "mcp", id: "serena" }],
       ["serena__initial_instructions", { kind: "mcp", id: "serena" }],
       ["serena__replace_symbol_body", { kind: "mcp", id: "serena" }],
     ]);
     expect(seen).toEqual([{ name: "serena", config: { command: "uvx", args: SERENA_ARGS, toolTimeout: 360_000, timeout: 600_000 } }]);
-    expect((await readFile(path.join(dir, "argv"), "utf8")).split("\n").slice(0, -1)).toEqual(SERENA_ARGS);
+    expect((await standIn.argv())).toEqual(SERENA_ARGS);
     const result = await kernel.execute({ name: "serena__find_symbol", arguments: { name_path: "Kernel/use" } });
     expect(result.output).toBe('find_symbol {"name_path":"Kernel/use"}');
   });
@@ -80,8 +56,8 @@ describe("coding pack backed by Serena", () => {
     const kernel = await open([[codingPlugin, { from: "git+https://github.com/oraios/serena@v0.1.4", tools: { serena__replace_symbol_body: false } }], mcpPlugin]);
     const handle = kernel.plugins().find((plugin) => plugin.name === "@weft/plugin-coding")!;
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["serena__find_symbol", "serena__initial_instructions"]);
-    expect((await readFile(path.join(dir, "argv"), "utf8")).split("\n")[1]).toBe("git+https://github.com/oraios/serena@v0.1.4");
-    const pid = Number(await readFile(path.join(dir, "pid"), "utf8"));
+    expect((await standIn.argv())[1]).toBe("git+https://github.com/oraios/serena@v0.1.4");
+    const pid = await standIn.pid();
     await handle.close();
     expect(kernel.tools.list()).toEqual([]);
     expect(await waitForProcessExit(pid, 10_000)).toBe(true);

@@ -1,41 +1,19 @@
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_API_VERSION, definePlugin, memoryLogger, type Kernel, type McpHost, type McpServerConfig } from "@weft/sdk";
-import { createTestKernel, waitForProcessExit } from "@weft/sdk/testing";
+import { memoryLogger, type Kernel, type McpServerConfig } from "@weft/sdk";
+import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/sdk/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import webPlugin, { donsetchMcpConfig } from "./index.js";
 
 const STAND_IN = fileURLToPath(new URL("./test-fixtures/donsetch-stand-in.mjs", import.meta.url));
 
-/** Sits between the MCP plugin and the pack and records what the pack asks the real host for. */
-function recordingHost(seen: { name: string; config: McpServerConfig }[]) {
-  return definePlugin({
-    meta: { name: "recording-host", version: "1.0.0", api: PLUGIN_API_VERSION },
-    setup(api) {
-      const host = api.need("mcp");
-      const addServer: McpHost["addServer"] = (name, config, options) => {
-        seen.push({ name, config: structuredClone(config) });
-        return host.addServer(name, config, options);
-      };
-      // Everything else goes to the real host, bound to it.
-      const recording = new Proxy(host, {
-        get: (target, key) => {
-          if (key === "addServer") return addServer;
-          const value = Reflect.get(target, key, target);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
-      api.provide("mcp", recording);
-    },
-  });
-}
-
 describe("web pack backed by DonSeTch", () => {
   let dir: string;
   let bin: string;
+  let standIn: StandIn;
   const savedPath = process.env.PATH;
   const kernels: Kernel[] = [];
   const open = async (...args: Parameters<typeof createTestKernel>) => {
@@ -46,14 +24,9 @@ describe("web pack backed by DonSeTch", () => {
 
   beforeAll(async () => {
     dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-donsetch-")));
-    bin = path.join(dir, "bin");
-    await mkdir(bin);
     // The stand-in `donsetch` records its command line and pid, then becomes the MCP server.
-    await writeFile(
-      path.join(bin, "donsetch"),
-      `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\necho $$ > '${dir}/pid'\nexec '${process.execPath}' '${STAND_IN}'\n`,
-    );
-    await chmod(path.join(bin, "donsetch"), 0o755);
+    standIn = await installStandIn(dir, "donsetch", STAND_IN);
+    bin = standIn.bin;
     process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
   });
   afterEach(async () => {
@@ -66,14 +39,14 @@ describe("web pack backed by DonSeTch", () => {
 
   it("starts `donsetch mcp` through the MCP host and registers its three tools with a 15-minute ceiling", async () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
-    const kernel = await open([mcpPlugin, recordingHost(seen), webPlugin]);
+    const kernel = await open([mcpPlugin, recordingMcpHost(seen), webPlugin]);
     expect(kernel.tools.list().map((tool) => [tool.name, tool.source])).toEqual([
       ["donsetch__web_crawl", { kind: "mcp", id: "donsetch" }],
       ["donsetch__web_fetch", { kind: "mcp", id: "donsetch" }],
       ["donsetch__web_search", { kind: "mcp", id: "donsetch" }],
     ]);
     expect(seen).toEqual([{ name: "donsetch", config: { command: "donsetch", args: ["mcp"], toolTimeout: 900_000 } }]);
-    expect(await readFile(path.join(dir, "argv"), "utf8")).toBe("mcp\n");
+    expect(await standIn.argv()).toEqual(["mcp"]);
     const result = await kernel.execute({ name: "donsetch__web_search", arguments: { query: "weft" } });
     expect(result.output).toBe('web_search {"query":"weft"}');
   });
@@ -82,7 +55,7 @@ describe("web pack backed by DonSeTch", () => {
     const kernel = await open([mcpPlugin]);
     const handle = await kernel.use(webPlugin, {});
     expect(kernel.tools.list()).toHaveLength(3);
-    const pid = Number(await readFile(path.join(dir, "pid"), "utf8"));
+    const pid = await standIn.pid();
     await handle.close();
     expect(kernel.tools.list()).toEqual([]);
     expect(await waitForProcessExit(pid, 10_000)).toBe(true);
@@ -90,7 +63,7 @@ describe("web pack backed by DonSeTch", () => {
 
   it("hands the drop map to the server as its tools filter", async () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
-    const kernel = await open([mcpPlugin, recordingHost(seen), [webPlugin, { tools: { donsetch__web_crawl: false, web_fetch: false } }]]);
+    const kernel = await open([mcpPlugin, recordingMcpHost(seen), [webPlugin, { tools: { donsetch__web_crawl: false, web_fetch: false } }]]);
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["donsetch__web_fetch", "donsetch__web_search"]);
     expect(seen[0].config.tools).toEqual(["!web_crawl"]);
   });

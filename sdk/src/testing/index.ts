@@ -9,3 +9,4 @@ export {
   type ConformanceWire,
   type ProviderConformanceOptions,
 } from "./provider-conformance.js";
+export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";

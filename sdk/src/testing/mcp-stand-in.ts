@@ -1,0 +1,59 @@
+import { chmod, mkdir, readFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { definePlugin, PLUGIN_API_VERSION, type Plugin } from "../plugin.js";
+import type { McpHost, McpServerConfig } from "../mcp-host.js";
+
+/**
+ * A plugin to apply between @weft/plugin-mcp and a pack under test: it records every `addServer` the
+ * pack asks of the real MCP host (into `seen`) and passes everything on to it.
+ */
+export function recordingMcpHost(seen: { name: string; config: McpServerConfig }[]): Plugin {
+  return definePlugin({
+    meta: { name: "recording-mcp-host", version: "1.0.0", api: PLUGIN_API_VERSION },
+    setup(api) {
+      const host = api.need("mcp");
+      const addServer: McpHost["addServer"] = (name, config, options) => {
+        seen.push({ name, config: structuredClone(config) });
+        return host.addServer(name, config, options);
+      };
+      api.provide(
+        "mcp",
+        new Proxy(host, {
+          get: (target, key) => {
+            if (key === "addServer") return addServer;
+            const value = Reflect.get(target, key, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        }),
+      );
+    },
+  });
+}
+
+/** An executable on a test's PATH that stands in for a real program (`donsetch`, `uvx`). */
+export interface StandIn {
+  /** The folder to put first on PATH. */
+  bin: string;
+  /** The arguments of the last run. */
+  argv(): Promise<string[]>;
+  /** The pid of the last run. */
+  pid(): Promise<number>;
+}
+
+/**
+ * Writes `<dir>/bin/<name>`: a shell script that records its arguments and pid, then execs this node
+ * on `script` (an MCP server of the test's own), so the pack starts a real server under the real name.
+ */
+export async function installStandIn(dir: string, name: string, script: string): Promise<StandIn> {
+  const bin = path.join(dir, "bin");
+  await mkdir(bin, { recursive: true });
+  const file = path.join(bin, name);
+  await writeFile(file, `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/${name}.argv'\necho $$ > '${dir}/${name}.pid'\nexec '${process.execPath}' '${script}'\n`);
+  await chmod(file, 0o755);
+  return {
+    bin,
+    argv: async () => (await readFile(path.join(dir, `${name}.argv`), "utf8")).split("\n").slice(0, -1),
+    pid: async () => Number(await readFile(path.join(dir, `${name}.pid`), "utf8")),
+  };
+}
