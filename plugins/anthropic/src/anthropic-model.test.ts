@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProviderError, WeftError, type StreamEvent, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer } from "@weft/sdk/testing";
+import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
+import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/sdk/testing";
 import anthropic from "./index.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 
@@ -62,16 +62,6 @@ describe("anthropic over HTTP", () => {
   const model = (extra: Record<string, unknown> = {}) =>
     createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const streamReply = (events: Record<string, unknown>[]) => ({ headers: { "content-type": "text/event-stream" }, body: sse(events) });
-  const failure = async (promise: Promise<unknown>) =>
-    promise.then(
-      () => expect.fail("expected a failure"),
-      (error: unknown) => error,
-    );
-  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-    const seen: StreamEvent[] = [];
-    for await (const event of events) seen.push(event);
-    return seen;
-  }
 
   it("POSTs the request body to /v1/messages with the key and API version headers", async () => {
     server.reply(streamReply(textReply("ok")));
@@ -109,7 +99,7 @@ describe("anthropic over HTTP", () => {
   it("retries 529 overloaded and gives up after maxRetries with Anthropic's error", async () => {
     const overloaded = { status: 529, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) };
     server.reply(overloaded, overloaded, overloaded);
-    const error = await failure(model({ maxRetries: 2 }).chat({ messages: [{ role: "user", content: "Hi" }] }));
+    const error = await rejectionOf(model({ maxRetries: 2 }).chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ status: 529, retries: 2, providerType: "overloaded_error", providerMessage: "Overloaded" });
     expect(server.requests).toHaveLength(3);
@@ -117,7 +107,7 @@ describe("anthropic over HTTP", () => {
 
   it("says which key to check on a 401", async () => {
     server.reply({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }) });
-    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    const error = await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect((error as Error).message).toBe("anthropic: HTTP 401 authentication_error: invalid x-api-key; the API key was rejected; check ANTHROPIC_API_KEY or the apiKey setting");
   });
 
@@ -129,7 +119,7 @@ describe("anthropic over HTTP", () => {
       ]),
     );
     const seen: string[] = [];
-    const error = await failure(
+    const error = await rejectionOf(
       (async () => {
         for await (const event of model().stream({ messages: [{ role: "user", content: "Hi" }] })) seen.push(event.type);
       })(),
@@ -142,14 +132,14 @@ describe("anthropic over HTTP", () => {
 
   it("fails on malformed JSON in a chunk, naming the provider", async () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: [...sse([start]), 'event: content_block_start\ndata: {"type":"content_block_start",\n\n'] });
-    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    const error = await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toMatch(/^anthropic: malformed JSON in the response \(.+\): \{"type":"content_block_start",$/);
   });
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
     server.reply({ ...streamReply(textReply("slow").slice(0, 3)), hang: true });
-    const error = await failure(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream({ messages: [{ role: "user", content: "Hi" }] })));
+    const error = await rejectionOf(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream({ messages: [{ role: "user", content: "Hi" }] })));
     expect((error as Error).message).toBe(
       "anthropic: no data from the provider for 300 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
     );
@@ -158,7 +148,7 @@ describe("anthropic over HTTP", () => {
 
   it("fails a stream cut before message_stop, saying so", async () => {
     server.reply(streamReply(textReply("cut").slice(0, -1)));
-    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    const error = await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect((error as Error).message).toBe("anthropic: the response stream ended before message_stop: the reply is incomplete (the connection may have dropped); try again");
   });
 
@@ -166,7 +156,7 @@ describe("anthropic over HTTP", () => {
     const events = toolReply({ id: "toolu_9", name: "lookup", arguments: { q: "x" } });
     (events[3] as { delta: { partial_json: string } }).delta.partial_json = '"x"'; // the closing brace never comes
     server.reply(streamReply(events));
-    const error = await failure(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    const error = await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
     expect((error as Error).message).toBe('anthropic: the arguments of tool call lookup (toolu_9) are not valid JSON: {"q":"x"');
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProviderError, type StreamEvent, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer } from "@weft/sdk/testing";
+import { ProviderError, type ToolCall } from "@weft/sdk";
+import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/sdk/testing";
 import ollama from "./index.js";
 import { createOllamaModel, ollamaBaseUrl } from "./ollama-model.js";
 
@@ -34,16 +34,6 @@ describe("ollama over HTTP", () => {
   const model = (extra: Record<string, unknown> = {}) => createOllamaModel({ provider: "ollama", model: "qwen3", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const ndjson = (lines: string[]) => ({ headers: { "content-type": "application/x-ndjson" }, body: lines });
   const hi = { messages: [{ role: "user" as const, content: "Hi" }] };
-  const failure = async (promise: Promise<unknown>) =>
-    promise.then(
-      () => expect.fail("expected a failure"),
-      (error: unknown) => error,
-    );
-  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-    const seen: StreamEvent[] = [];
-    for await (const event of events) seen.push(event);
-    return seen;
-  }
 
   it("POSTs the body to /api/chat with no key", async () => {
     server.reply(ndjson(textLines("ok")));
@@ -75,7 +65,7 @@ describe("ollama over HTTP", () => {
 
   it("fails a missing model at once with Ollama's message", async () => {
     server.reply({ status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: 'model "qwen9" not found, try pulling it first' }) });
-    const error = await failure(model().chat(hi));
+    const error = await rejectionOf(model().chat(hi));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toBe('ollama: HTTP 404 model "qwen9" not found, try pulling it first; not found; check baseUrl and the model name');
     expect(server.requests).toHaveLength(1);
@@ -83,19 +73,19 @@ describe("ollama over HTTP", () => {
 
   it("fails on a malformed JSON line, naming the provider", async () => {
     server.reply(ndjson([line({ content: "Hel" }), '{"message": {"content": "lo"\n']));
-    const error = await failure(model().chat(hi));
+    const error = await rejectionOf(model().chat(hi));
     expect((error as Error).message).toMatch(/^ollama: malformed JSON in the response \(.+\): \{"message": \{"content": "lo"$/);
   });
 
   it("fails a stream that ends without its done line", async () => {
     server.reply(ndjson(textLines("cut").slice(0, -1)));
-    const error = await failure(model().chat(hi));
+    const error = await rejectionOf(model().chat(hi));
     expect((error as Error).message).toBe('ollama: the response stream ended before its "done": true line: the reply is incomplete (the connection may have dropped); try again');
   });
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
     server.reply({ ...ndjson([line({ content: "slow" })]), hang: true });
-    const error = await failure(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream(hi)));
+    const error = await rejectionOf(drain(model({ maxRetries: 0, idleTimeoutMs: 300 }).stream(hi)));
     expect((error as Error).message).toMatch(/^ollama: no data from the provider for 300 ms/);
     await server.disconnected(0);
   });

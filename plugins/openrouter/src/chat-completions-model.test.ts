@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProviderError, WeftError, type StreamEvent, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer } from "@weft/sdk/testing";
+import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
+import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/sdk/testing";
 import openrouter from "./index.js";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
@@ -56,16 +56,6 @@ describe("chat completions over HTTP", () => {
     createOpenRouterModel({ provider: "openrouter", model: "openai/gpt-4o", apiKey: "sk-or-test", baseUrl: `${server.url}/api/v1/`, retryBaseDelayMs: 1, ...extra });
   const sse = (chunks: unknown[]) => ({ headers: { "content-type": "text/event-stream" }, body: frame(chunks) });
   const hi = { messages: [{ role: "user" as const, content: "Hi" }] };
-  const failure = async (promise: Promise<unknown>) =>
-    promise.then(
-      () => expect.fail("expected a failure"),
-      (error: unknown) => error,
-    );
-  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-    const seen: StreamEvent[] = [];
-    for await (const event of events) seen.push(event);
-    return seen;
-  }
 
   it("POSTs to {baseUrl}/chat/completions with the bearer key and OpenRouter's attribution headers", async () => {
     server.reply(sse(textChunks("ok")));
@@ -105,13 +95,13 @@ describe("chat completions over HTTP", () => {
 
   it("says which key to check on a 401", async () => {
     server.reply({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: 401, message: "Missing Authentication header" } }) });
-    const error = await failure(router().chat(hi));
+    const error = await rejectionOf(router().chat(hi));
     expect((error as Error).message).toBe("openrouter: HTTP 401 Missing Authentication header; the API key was rejected; check OPENROUTER_API_KEY or the apiKey setting");
   });
 
   it("fails on malformed JSON in a chunk, naming the provider", async () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: [...frame(textChunks("x").slice(0, 2)), 'data: {"choices":[{"delta":\n\n'] });
-    const error = await failure(router().chat(hi));
+    const error = await rejectionOf(router().chat(hi));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toMatch(/^openrouter: malformed JSON in the response \(.+\): \{"choices":\[\{"delta":$/);
   });
@@ -119,13 +109,13 @@ describe("chat completions over HTTP", () => {
   it("accepts a stream that ends after a finish_reason without [DONE], and fails one that ends before", async () => {
     server.reply(sse(textChunks("no sentinel").slice(0, -1)), sse(textChunks("cut").slice(0, 3)));
     expect((await router().chat(hi)).content).toBe("no sentinel");
-    const error = await failure(router().chat(hi));
+    const error = await rejectionOf(router().chat(hi));
     expect((error as Error).message).toBe("openrouter: the response stream ended before [DONE] or a finish_reason: the reply is incomplete (the connection may have dropped); try again");
   });
 
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
     server.reply({ ...sse(textChunks("slow").slice(0, 2)), hang: true });
-    const error = await failure(drain(router({ maxRetries: 0, idleTimeoutMs: 300 }).stream(hi)));
+    const error = await rejectionOf(drain(router({ maxRetries: 0, idleTimeoutMs: 300 }).stream(hi)));
     expect((error as Error).message).toMatch(/^openrouter: no data from the provider for 300 ms/);
     await server.disconnected(0);
   });

@@ -10,3 +10,4 @@ export {
   type ProviderConformanceOptions,
 } from "./provider-conformance.js";
 export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
+export { drain, rejectionOf } from "./drain.js";

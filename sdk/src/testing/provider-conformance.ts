@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { drain } from "./drain.js";
 import type { ChatModel, ChatRequest, StreamEvent } from "../chat-model.js";
 import { ProviderError, WeftError, isAbortError } from "../errors.js";
 import type { ToolCall } from "../message.js";
@@ -85,11 +86,6 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
   });
   const requestedModel = (body: any): string => (wire.requestedModel ? wire.requestedModel(body) : body.model);
 
-  async function drain(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-    const seen: StreamEvent[] = [];
-    for await (const event of events) seen.push(event);
-    return seen;
-  }
 
   test.describe(`provider conformance: ${provider}`, () => {
     test.it("streams a text reply whose deltas add up to the final message, and chat() returns the same", async () => {
