@@ -8,6 +8,7 @@ export type LineHandler = (source: string, start: number, end: number) => void;
 
 const LF = 10;
 const CR = 13;
+const STREAM = { stream: true } as const;
 
 export class LineSplitter {
   readonly #onLine: LineHandler;
@@ -23,35 +24,16 @@ export class LineSplitter {
 
   /** Feeds a chunk; `onLine` is called for every line it completes. */
   push(chunk: string | Uint8Array): void {
-    const text = typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, { stream: true });
-    const length = text.length;
+    const text = typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, STREAM);
     let start = 0;
-    if (this.#skipLf && length > 0) {
+    if (this.#skipLf && text.length > 0) {
       if (text.charCodeAt(0) === LF) start = 1;
       this.#skipLf = false;
     }
-    // Cached positions of the next LF and CR; -1 means none left in this chunk.
-    let nextLf = text.indexOf("\n", start);
-    let nextCr = text.indexOf("\r", start);
-    while (start < length) {
-      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
-      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
-      const end = nextCr === -1 ? nextLf : nextLf === -1 ? nextCr : Math.min(nextLf, nextCr);
-      if (end === -1) {
-        this.#pending.push(start === 0 ? text : text.slice(start));
-        return;
-      }
-      this.#emit(text, start, end);
-      if (text.charCodeAt(end) === CR) {
-        if (end + 1 === length) {
-          this.#skipLf = true;
-          return;
-        }
-        start = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-      } else {
-        start = end + 1;
-      }
-    }
+    // Nearly every stream ends its lines with LF alone: one indexOf per line and nothing else. (The
+    // general loop, which also tracks the next CR, measured several times slower on such input.)
+    start = text.indexOf("\r", start) === -1 ? this.#splitLf(text, start) : this.#splitAny(text, start);
+    if (start < text.length) this.#pending.push(start === 0 ? text : text.slice(start));
   }
 
   /** Ends the stream: a last line without a line ending is handed out too. */
@@ -65,11 +47,52 @@ export class LineSplitter {
     }
   }
 
-  #emit(text: string, start: number, end: number): void {
-    if (this.#pending.length === 0) {
-      this.#onLine(text, start, end);
-      return;
+  /** Hands out the LF-ended lines of a chunk with no CR; returns where the unfinished rest begins. */
+  #splitLf(text: string, start: number): number {
+    let end = text.indexOf("\n", start);
+    if (end === -1) return start;
+    if (this.#pending.length > 0) {
+      this.#emitJoined(text, start, end);
+      start = end + 1;
+      end = text.indexOf("\n", start);
     }
+    const onLine = this.#onLine;
+    while (end !== -1) {
+      onLine(text, start, end);
+      start = end + 1;
+      end = text.indexOf("\n", start);
+    }
+    return start;
+  }
+
+  /** The same for a chunk with a CR in it: LF, CRLF and lone CR endings, a CR at the end waits for its LF. */
+  #splitAny(text: string, start: number): number {
+    const length = text.length;
+    // Cached positions of the next LF and CR; -1 means none left in this chunk.
+    let nextLf = text.indexOf("\n", start);
+    let nextCr = text.indexOf("\r", start);
+    while (start < length) {
+      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
+      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
+      const end = nextCr === -1 ? nextLf : nextLf === -1 ? nextCr : Math.min(nextLf, nextCr);
+      if (end === -1) return start;
+      if (this.#pending.length > 0) this.#emitJoined(text, start, end);
+      else this.#onLine(text, start, end);
+      if (text.charCodeAt(end) === CR) {
+        if (end + 1 === length) {
+          this.#skipLf = true;
+          return length;
+        }
+        start = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+      } else {
+        start = end + 1;
+      }
+    }
+    return start;
+  }
+
+  /** The first line a chunk ends, whose beginning came in earlier chunks. */
+  #emitJoined(text: string, start: number, end: number): void {
     this.#pending.push(text.slice(start, end));
     const line = this.#pending.join("");
     this.#pending = [];
