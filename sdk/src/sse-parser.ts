@@ -56,6 +56,14 @@ export class SseParser {
       this.#dispatch();
       return;
     }
+    // The line nearly every event is made of, `data:`, read without searching for its colon.
+    if (isDataField(source, start)) {
+      const valueStart = source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
+      const value = source.slice(valueStart, end);
+      this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
+      this.#hasData = true;
+      return;
+    }
     const colon = source.indexOf(":", start);
     if (colon === start) return; // a comment
     let fieldEnd = end;
@@ -92,6 +100,17 @@ export class SseParser {
 }
 
 const EMPTY: readonly SseEvent[] = Object.freeze([]);
+
+/** Whether the line at `start` begins with `data:`: character codes, which V8 compares fastest. */
+function isDataField(source: string, start: number): boolean {
+  return (
+    source.charCodeAt(start) === 100 &&
+    source.charCodeAt(start + 1) === 97 &&
+    source.charCodeAt(start + 2) === 116 &&
+    source.charCodeAt(start + 3) === 97 &&
+    source.charCodeAt(start + 4) === 58
+  );
+}
 
 /** The events of a byte stream, as they complete. */
 export async function* sseEvents(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
