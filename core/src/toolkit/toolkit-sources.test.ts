@@ -62,7 +62,10 @@ describe("createToolkit with MCP servers and agents", () => {
       }),
     ).rejects.toMatchObject({
       code: "DEADLINE_EXCEEDED",
-      message: "the toolkit did not load within its deadline of 1500 ms (still loading: @weft/plugin-mcp (servers stuck)); everything started was stopped",
+      // On a loaded machine the healthy server may still be starting too; the hung one is always named.
+      message: expect.stringMatching(
+        /^the toolkit did not load within its deadline of 1500 ms \(still loading: @weft\/plugin-mcp \(servers (memory, )?stuck\)\); everything started was stopped$/,
+      ),
     });
     expect(await waitForProcessExit(Number(await readFile(pidFile, "utf8")))).toBe(true);
   });
