@@ -162,4 +162,26 @@ describe("loadProject", () => {
     expect(error.code).toBe("PLUGIN_DUPLICATE");
     expect(error.message).toContain("(option plugins[1]): @weft/plugin-beta is enabled twice; list it once");
   });
+
+  it("loads the three provider plugins by short name and creates a model of each provider", async () => {
+    const { kernel } = await load(
+      [
+        "plugins:",
+        "  - anthropic: { apiKey: sk-ant-test }",
+        "  - openrouter: { apiKey: sk-or-test, compatible: { baseUrl: 'http://127.0.0.1:9/v1' } }",
+        "  - ollama",
+        "",
+      ].join("\n"),
+    );
+    expect(kernel.providers()).toEqual(["anthropic", "ollama", "openai-compatible", "openrouter"]);
+    for (const ref of ["anthropic/claude-sonnet-4-5", "openrouter/openai/gpt-4o", "openai-compatible/local", "ollama/llama3.2"]) {
+      const model = await kernel.createModel(ref);
+      expect(`${model.provider}/${model.model}`).toBe(ref);
+    }
+    await expect(kernel.createModel("mistral/large")).rejects.toThrow(
+      'unknown provider "mistral"; registered providers: anthropic, ollama, openai-compatible, openrouter. Enable its plugin in weft.config.yaml (plugins: [mistral])',
+    );
+    await kernel.close();
+  });
 });
+
