@@ -39,9 +39,12 @@ interface Plain {
 interface ProviderCase {
   id: string;
   plugin: Plugin<any>;
-  options(url: string): Record<string, unknown>;
+  /** The plugin options; without `contextWindow`, `info()` asks the server. */
+  options(url: string, contextWindow?: number): Record<string, unknown>;
   ref: string;
   path: string;
+  /** Where `info()` asks for the context window, and the server's answer saying 2000 tokens. */
+  info: { request: string; body?: Json; reply: Json };
   reply(parts: ReplyParts): ScriptedResponse;
   /** The id the server gives the n-th call, if it gives one. */
   callId(n: number): string | undefined;
@@ -55,15 +58,17 @@ interface ProviderCase {
 }
 
 const ephemeral = { type: "ephemeral" };
+const windowOption = (contextWindow?: number) => (contextWindow === undefined ? {} : { contextWindow });
 const summaryMessage = `Summary of the conversation so far:\n\n${SUMMARY}`;
 
 const cases: ProviderCase[] = [
   {
     id: "anthropic",
     plugin: anthropic,
-    options: (url) => ({ apiKey: "sk-ant-test", baseUrl: url, contextWindow: CONTEXT_WINDOW }),
+    options: (url, contextWindow) => ({ apiKey: "sk-ant-test", baseUrl: url, ...windowOption(contextWindow) }),
     ref: "anthropic/claude-test",
     path: "/v1/messages",
+    info: { request: "GET /v1/models/claude-test", reply: { id: "claude-test", type: "model", max_input_tokens: 2000 } },
     reply: anthropicReply,
     callId: (n) => `toolu_0${n}`,
     problems: anthropicWireProblems,
@@ -86,9 +91,10 @@ const cases: ProviderCase[] = [
   {
     id: "openai-compatible",
     plugin: openrouter,
-    options: (url) => ({ compatible: { baseUrl: `${url}/v1`, contextWindow: CONTEXT_WINDOW } }),
+    options: (url, contextWindow) => ({ compatible: { baseUrl: `${url}/v1`, ...windowOption(contextWindow) } }),
     ref: "openai-compatible/local-model",
     path: "/v1/chat/completions",
+    info: { request: "GET /v1/models", reply: { object: "list", data: [{ id: "other-model", max_model_len: 9999 }, { id: "local-model", object: "model", max_model_len: 2000 }] } },
     reply: chatCompletionsReply,
     callId: (n) => `call_${n}`,
     problems: chatCompletionsWireProblems,
@@ -108,9 +114,10 @@ const cases: ProviderCase[] = [
   {
     id: "ollama",
     plugin: ollama,
-    options: (url) => ({ baseUrl: url, contextWindow: CONTEXT_WINDOW }),
+    options: (url, contextWindow) => ({ baseUrl: url, ...windowOption(contextWindow) }),
     ref: "ollama/qwen3:8b",
     path: "/api/chat",
+    info: { request: "POST /api/show", body: { model: "qwen3:8b" }, reply: { model_info: { "general.architecture": "qwen3", "qwen3.context_length": 2000 } } },
     reply: (parts) => ollamaReply(parts),
     // Ollama usually names no call: weft makes ids up and never sends them back.
     callId: () => undefined,
@@ -167,7 +174,7 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
   });
 
   it("runs a parallel tool loop, compacts mid-turn, and every request body is one the provider accepts", async () => {
-    await kernel.use(provider.plugin, provider.options(server.url));
+    await kernel.use(provider.plugin, provider.options(server.url, CONTEXT_WINDOW));
     await kernel.ready();
     const events: FeedbackEvent[] = [];
     kernel.hooks.feedback.tap((event) => void events.push(event));
@@ -248,7 +255,7 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
   });
 
   it("compacts a long tool loop whose recent turns are all tool rounds: the summary opens the conversation", async () => {
-    await kernel.use(provider.plugin, provider.options(server.url));
+    await kernel.use(provider.plugin, provider.options(server.url, CONTEXT_WINDOW));
     await kernel.ready();
     const call = (n: number, name: string, args: Record<string, unknown>) => ({ ...(provider.callId(n) ? { id: provider.callId(n) } : {}), name, arguments: args });
     const replies: ReplyParts[] = [
@@ -280,6 +287,36 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
       provider.id === "anthropic" ? ["user", "assistant", "user", "assistant", "user"] : ["system", "user", "assistant", "tool", "assistant", "tool"],
     );
     expect(provider.toolResults(after).map((result) => result.content)).toEqual([TODO, LISTING]);
+  });
+
+  it("asks the provider for the context window once, on its own endpoint, and compacts against it", async () => {
+    await kernel.use(provider.plugin, provider.options(server.url));
+    await kernel.ready();
+    const events: FeedbackEvent[] = [];
+    kernel.hooks.feedback.tap((event) => void events.push(event));
+    server.reply(
+      { headers: { "content-type": "application/json" }, body: JSON.stringify(provider.info.reply) },
+      provider.reply({ text: "Noted.", usage: { prompt: 1900, output: 10 } }),
+      provider.reply({ text: SUMMARY, usage: { prompt: 100, output: 20 } }),
+      provider.reply({ text: "Done.", usage: { prompt: 150, output: 5 } }),
+    );
+    const agent = createAgent({ model: await kernel.createModel(provider.ref), kernel, compaction: { keepRecentTurns: 2 } });
+    await agent.process(FIRST);
+    await agent.process(SECOND);
+    await agent.close();
+
+    const [info, ...chats] = server.requests;
+    expect(`${info!.method} ${info!.path}`).toBe(provider.info.request);
+    if (provider.info.body) expect(info!.json()).toEqual(provider.info.body);
+    expect(chats.map((request) => request.path)).toEqual(Array(3).fill(provider.path));
+    // 85% of the 2000 tokens the server reported; the first turn's 1910 tokens pass it.
+    expect(events.find((event) => event.type === "compaction.started")).toMatchObject({ thresholdTokens: 1700 });
+    // The first question is summarised; the last two turns stay.
+    expect(provider.plain(chats[2]!.json())).toEqual([
+      { role: "user", text: summaryMessage },
+      { role: "assistant", text: "Noted." },
+      { role: "user", text: SECOND },
+    ]);
   });
 });
 
