@@ -45,6 +45,8 @@ interface ProviderCase {
   path: string;
   /** Where `info()` asks for the context window, and the server's answer saying 2000 tokens. */
   info: { request: string; body?: Json; reply: Json };
+  /** The body of an HTTP error response saying `message`. */
+  errorBody(message: string): Json;
   reply(parts: ReplyParts): ScriptedResponse;
   /** The id the server gives the n-th call, if it gives one. */
   callId(n: number): string | undefined;
@@ -68,6 +70,7 @@ const cases: ProviderCase[] = [
     options: (url, contextWindow) => ({ apiKey: "sk-ant-test", baseUrl: url, ...windowOption(contextWindow) }),
     ref: "anthropic/claude-test",
     path: "/v1/messages",
+    errorBody: (message) => ({ type: "error", error: { type: "invalid_request_error", message } }),
     info: { request: "GET /v1/models/claude-test", reply: { id: "claude-test", type: "model", max_input_tokens: 2000 } },
     reply: anthropicReply,
     callId: (n) => `toolu_0${n}`,
@@ -94,6 +97,7 @@ const cases: ProviderCase[] = [
     options: (url, contextWindow) => ({ compatible: { baseUrl: `${url}/v1`, ...windowOption(contextWindow) } }),
     ref: "openai-compatible/local-model",
     path: "/v1/chat/completions",
+    errorBody: (message) => ({ error: { code: 400, message } }),
     info: { request: "GET /v1/models", reply: { object: "list", data: [{ id: "other-model", max_model_len: 9999 }, { id: "local-model", object: "model", max_model_len: 2000 }] } },
     reply: chatCompletionsReply,
     callId: (n) => `call_${n}`,
@@ -117,6 +121,7 @@ const cases: ProviderCase[] = [
     options: (url, contextWindow) => ({ baseUrl: url, ...windowOption(contextWindow) }),
     ref: "ollama/qwen3:8b",
     path: "/api/chat",
+    errorBody: (message) => ({ error: message }),
     info: { request: "POST /api/show", body: { model: "qwen3:8b" }, reply: { model_info: { "general.architecture": "qwen3", "qwen3.context_length": 2000 } } },
     reply: (parts) => ollamaReply(parts),
     // Ollama usually names no call: weft makes ids up and never sends them back.
@@ -317,6 +322,35 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
       { role: "assistant", text: "Noted." },
       { role: "user", text: SECOND },
     ]);
+  });
+
+  it("goes on with the transcript unchanged when the provider refuses the summary request", async () => {
+    await kernel.use(provider.plugin, provider.options(server.url, 2000));
+    await kernel.ready();
+    const events: FeedbackEvent[] = [];
+    kernel.hooks.feedback.tap((event) => void events.push(event));
+    server.reply(
+      provider.reply({ text: "Noted.", usage: { prompt: 1900, output: 10 } }),
+      { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify(provider.errorBody("summary refused by the test")) },
+      provider.reply({ text: "Done.", usage: { prompt: 1950, output: 5 } }),
+    );
+    const agent = createAgent({ model: await kernel.createModel(provider.ref), kernel, compaction: { keepRecentTurns: 2 } });
+    await agent.process(FIRST);
+    const response = await agent.process(SECOND);
+    await agent.close();
+
+    expect(response).toMatchObject({ status: "done", content: "Done." });
+    // A 400 is not retried: three requests, the last carrying the whole transcript.
+    expect(server.requests).toHaveLength(3);
+    expect(provider.plain(server.requests[2]!.json())).toEqual([
+      { role: "user", text: FIRST },
+      { role: "assistant", text: "Noted." },
+      { role: "user", text: SECOND },
+    ]);
+    const failed = events.find((event) => event.type === "compaction.failed") as FeedbackEventOf<"compaction.failed">;
+    expect(failed.reason).toContain("HTTP 400");
+    expect(failed.reason).toContain("summary refused by the test");
+    expect(events.some((event) => event.type === "compaction.finished")).toBe(false);
   });
 });
 
