@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type ServerResponse } from "node:http";
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, isAbortError } from "./errors.js";
@@ -23,6 +24,20 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
     () => expect.fail("expected a rejection"),
     (error: unknown) => error,
   );
+}
+
+/** A real HTTP server on 127.0.0.1 whose one handler the test writes itself, for replies paced by the test. */
+async function startPacedServer(handle: (res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createHttpServer((_req, res) => handle(res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** A port on 127.0.0.1 where nothing listens. */
@@ -181,6 +196,54 @@ describe("providerFetch", () => {
     const response = await providerFetch({ url: server.url, body: {} }, fast);
     for await (const _ of response.chunks()) break;
     await server.disconnected(0);
+  });
+
+  it("lets a body that ends just after the consumer stopped finish, instead of cutting the connection", async () => {
+    let answered!: (res: ServerResponse) => void;
+    const first = new Promise<ServerResponse>((resolve) => (answered = resolve));
+    let requests = 0;
+    const paced = await startPacedServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (++requests > 1) return void res.end("data: second\n\n");
+      res.write("data: [DONE]\n\n");
+      answered(res);
+    });
+    try {
+      const response = await providerFetch({ url: paced.url, body: {} }, fast);
+      const res = await first;
+      const socket = res.socket!;
+      for await (const _ of response.chunks()) break; // the consumer stops at the last event...
+      res.end(); // ...and the body's end comes a moment later
+      // A whole round trip later, a cut connection would long have reached the server as closed.
+      const next = await providerFetch({ url: paced.url, body: {} }, fast);
+      expect(await readAll(next.chunks())).toBe("data: second\n\n");
+      expect(res.writableFinished).toBe(true);
+      expect(socket.destroyed).toBe(false);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it("does not drop a body that keeps trickling in, each chunk within the idle timeout", async () => {
+    const paced = await startPacedServer((res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(String(sent++));
+        if (sent === 6) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      res.once("close", () => clearInterval(timer));
+    });
+    try {
+      // Six chunks 100 ms apart: twice the idle timeout in all, never more than a third of it between bytes.
+      const response = await providerFetch({ url: paced.url, body: {} }, { ...fast, maxRetries: 0, idleTimeoutMs: 300 });
+      expect(await readAll(response.chunks())).toBe("012345");
+    } finally {
+      await paced.close();
+    }
   });
 
   it("fails a reply whose connection breaks mid-body", async () => {

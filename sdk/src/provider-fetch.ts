@@ -29,7 +29,10 @@ export interface ProviderResponse {
   readonly headers: Headers;
   /** How many times the request was retried before this response. */
   readonly retries: number;
-  /** The body as it arrives. Stopping early (break) closes the connection. Read it once. */
+  /**
+   * The body as it arrives. Stopping early (break) closes the connection, unless the body ends within
+   * moments (the usual case after a protocol's last event), which lets the connection be reused. Read it once.
+   */
   chunks(): AsyncGenerator<Uint8Array>;
   /** The whole body parsed as JSON; a body that is not JSON is a ProviderError. */
   json(): Promise<unknown>;
@@ -89,13 +92,19 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
 
 /**
  * One attempt's connection: an AbortController fed by the caller's signal and by an idle timer that
- * runs only while we wait on the network (not while the consumer works on a chunk).
+ * counts only while we wait on the network (not while the consumer works on a chunk).
+ *
+ * The timer is not re-armed per chunk: a wait records when it began, and the one timer, when it
+ * fires, drops the request if the wait under way has lasted the whole timeout, re-arms for the rest
+ * if it has not, and stays off while nothing is awaited (the next wait arms it again).
  */
 class Connection {
   readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
+  #timer: NodeJS.Timeout | undefined;
   readonly #unlink: () => void;
-  #waiting = false;
+  /** When the wait under way began (performance.now()); -1 while the consumer has the chunk. */
+  #waitingSince = -1;
+  #closed = false;
   idled = false;
 
   constructor(
@@ -104,11 +113,14 @@ class Connection {
     readonly retries: number,
     readonly outer?: AbortSignal,
   ) {
-    this.#timer = setTimeout(() => this.#idle(), idleTimeoutMs);
-    this.#timer.unref();
-    const forward = () => this.#controller.abort(outer?.reason);
-    outer?.addEventListener("abort", forward, { once: true });
-    this.#unlink = () => outer?.removeEventListener("abort", forward);
+    this.#arm(idleTimeoutMs);
+    if (outer) {
+      const forward = () => this.#controller.abort(outer.reason);
+      outer.addEventListener("abort", forward, { once: true });
+      this.#unlink = () => outer.removeEventListener("abort", forward);
+    } else {
+      this.#unlink = noop;
+    }
   }
 
   get signal(): AbortSignal {
@@ -116,19 +128,38 @@ class Connection {
   }
 
   async waitFor<T>(promise: Promise<T>): Promise<T> {
-    this.#waiting = true;
-    this.#timer.refresh();
+    this.beginWait();
     try {
       return await promise;
     } finally {
-      this.#waiting = false;
+      this.endWait();
     }
   }
 
-  close(): void {
+  beginWait(): void {
+    this.#waitingSince = performance.now();
+    if (this.#timer === undefined && !this.#closed) this.#arm(this.idleTimeoutMs);
+  }
+
+  endWait(): void {
+    this.#waitingSince = -1;
+  }
+
+  /** Ends the attempt; `completed`: the body was read to its end, so there is no request left to abort. */
+  close(completed = false): void {
+    if (this.#closed) return;
+    this.#closed = true;
     clearTimeout(this.#timer);
     this.#unlink();
-    if (!this.#controller.signal.aborted) this.#controller.abort();
+    // Aborting a finished request would only build a DOMException and dispatch an event for nothing.
+    if (!completed && !this.#controller.signal.aborted) this.#controller.abort();
+  }
+
+  /** What a failed body read means to the caller: their abort, the idle timeout, or a broken connection. */
+  readError(error: unknown): unknown {
+    if (this.outer?.aborted) return this.outer.reason;
+    if (this.idled) return idleTimeoutError(this.provider, this.idleTimeoutMs, this.retries);
+    return brokenStreamError(this.provider, error, this.retries);
   }
 
   async text(response: Response): Promise<string> {
@@ -151,37 +182,124 @@ class Connection {
     };
   }
 
-  async *#chunks(response: Response): AsyncGenerator<Uint8Array> {
-    if (!response.body) {
-      this.close();
-      return;
-    }
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        let result: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          result = await this.waitFor(reader.read());
-        } catch (error) {
-          if (this.outer?.aborted) throw this.outer.reason;
-          if (this.idled) throw idleTimeoutError(this.provider, this.idleTimeoutMs, this.retries);
-          throw brokenStreamError(this.provider, error, this.retries);
-        }
-        if (result.done) return;
-        yield result.value;
-      }
-    } finally {
-      // Also reached when the consumer stops early: the connection must not linger.
-      this.close();
-    }
+  #chunks(response: Response): AsyncGenerator<Uint8Array> {
+    if (response.body) return new BodyChunks(this, response.body.getReader());
+    this.close(true);
+    return new BodyChunks(this, undefined);
   }
 
-  #idle(): void {
-    if (!this.#waiting) return;
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#check(), ms);
+    this.#timer.unref();
+  }
+
+  #check(): void {
+    this.#timer = undefined;
+    if (this.#waitingSince < 0 || this.#closed) return;
+    const left = this.#waitingSince + this.idleTimeoutMs - performance.now();
+    if (left > 0) {
+      this.#arm(Math.ceil(left));
+      return;
+    }
     this.idled = true;
     this.#controller.abort(idleTimeoutError(this.provider, this.idleTimeoutMs, this.retries));
   }
 }
+
+type BodyRead = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+/** How long a body may go on after its consumer stopped before the request is aborted. */
+const DRAIN_GRACE_MS = 100;
+
+/**
+ * A response body's chunks, read straight off the stream's reader: an async generator's own steps
+ * (and an await on every value it yields) cost more than the reads themselves on a fast connection.
+ */
+class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
+  readonly #connection: Connection;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #finished: boolean;
+  #reading = false;
+
+  constructor(connection: Connection, reader: ReadableStreamDefaultReader<Uint8Array> | undefined) {
+    this.#connection = connection;
+    this.#reader = reader;
+    this.#finished = reader === undefined;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (this.#finished || !this.#reader) return Promise.resolve(ENDED);
+    this.#reading = true;
+    this.#connection.beginWait();
+    return this.#reader.read().then(this.#onRead, this.#onFail);
+  }
+
+  readonly #onRead = (result: BodyRead): IteratorResult<Uint8Array, undefined> => {
+    this.#reading = false;
+    this.#connection.endWait();
+    if (!result.done) return { done: false, value: result.value };
+    this.#finish(true);
+    return ENDED;
+  };
+
+  readonly #onFail = (error: unknown): never => {
+    this.#reading = false;
+    this.#connection.endWait();
+    this.#finish(false);
+    throw this.#connection.readError(error);
+  };
+
+  /** Stopping early (break): the consumer is free at once; the connection is closed (or finishes) behind it. */
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (!this.#finished) {
+      this.#finished = true;
+      void this.#drain();
+    }
+    return Promise.resolve(ENDED);
+  }
+
+  throw(error: unknown): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (!this.#finished) {
+      this.#finished = true;
+      this.#connection.close(false);
+    }
+    return Promise.reject(error);
+  }
+
+  #finish(completed: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#connection.close(completed);
+  }
+
+  /**
+   * A consumer stops early mostly at the protocol's last event (`[DONE]`, `message_stop`), with the
+   * body's end a moment behind: reading up to it spares aborting a request that is in fact complete
+   * (an exception and an event dispatch a call). A body that goes on past DRAIN_GRACE_MS is aborted.
+   */
+  async #drain(): Promise<void> {
+    const reader = this.#reader;
+    if (this.#reading || !reader) {
+      this.#connection.close(false);
+      return;
+    }
+    const timer = setTimeout(() => this.#connection.close(false), DRAIN_GRACE_MS);
+    try {
+      while (!(await reader.read()).done);
+      this.#connection.close(true);
+    } catch {
+      this.#connection.close(false);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function noop(): void {}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
