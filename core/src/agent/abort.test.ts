@@ -151,6 +151,16 @@ describe("abort", () => {
     expect(agent.messages().at(-1)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "slow", content: "slow was aborted", isError: true });
   });
 
+  it("leaves the signal of a turn that finished alone, streamed or not", async () => {
+    const signals: AbortSignal[] = [];
+    const answer = (request: { signal?: AbortSignal }) => (signals.push(request.signal!), "done");
+    const agent = createAgent({ model: scriptedModel([answer, answer]), kernel: newKernel() });
+    await agent.process("one");
+    for await (const _event of agent.stream("two"));
+    expect(signals).toHaveLength(2);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+  });
+
   it("close() aborts a running turn before ending the session", async () => {
     const kernel = newKernel();
     const { tool: slow, spawned } = childProcessTool("slow");

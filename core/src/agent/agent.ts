@@ -255,6 +255,7 @@ class WeftAgent implements Agent {
     const controller = new AbortController();
     const channel = new EventChannel<AgentEvent>();
     let finished!: () => void;
+    let settled = false;
     const running: Running = { controller, channel, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.#running = running;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -292,14 +293,16 @@ class WeftAgent implements Agent {
       } finally {
         listeners.delete(forward);
         this.#running = undefined;
+        settled = true;
         finished();
       }
     })();
     try {
       yield* channel;
     } finally {
-      // Leaving early (break, throw) aborts the turn; either way it has settled before we return.
-      controller.abort(new WeftError("ABORTED", "the stream was closed before the turn finished"));
+      // Leaving early (break, throw) aborts the turn; either way it has settled before we return. A
+      // finished turn has nothing to abort (and its error, a stack capture, would be built for nothing).
+      if (!settled) controller.abort(new WeftError("ABORTED", "the stream was closed before the turn finished"));
       await run;
     }
   }
