@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, defineTool, definePlugin, type FeedbackEvent, type Tool } from "@weft/sdk";
@@ -100,6 +101,33 @@ describe("the execute path", () => {
     const running = kernel.execute({ name: "slow", arguments: {} }, { signal: controller.signal });
     controller.abort();
     expect(await running).toEqual({ output: "slow was aborted", isError: true, metadata: { aborted: true } });
+  });
+
+  it("gives the tool the caller's abort reason, and lets go of the caller's signal when the call is over", async () => {
+    let reason: unknown;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const waits = defineTool({
+      name: "waits",
+      description: "Waits for its signal",
+      input: Type.Object({}),
+      execute: (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => ((reason = ctx.signal.reason), resolve({ output: "late" })));
+          started();
+        }),
+    });
+    const { kernel } = await kernelWith(add, waits);
+    const turn = new AbortController();
+    // A turn's signal serves many calls: none may leave a listener behind on it.
+    for (let i = 0; i < 20; i++) expect(await kernel.execute({ name: "add", arguments: { a: i, b: 1 } }, { signal: turn.signal })).toEqual({ output: String(i + 1) });
+    expect(getEventListeners(turn.signal, "abort")).toHaveLength(0);
+    const call = kernel.execute({ name: "waits", arguments: {} }, { signal: turn.signal });
+    await running;
+    turn.abort(new Error("user stopped"));
+    expect(await call).toEqual({ output: "waits was aborted", isError: true, metadata: { aborted: true } });
+    expect(reason).toEqual(new Error("user stopped"));
+    expect(getEventListeners(turn.signal, "abort")).toHaveLength(0);
   });
 
   it("passes results through afterToolCall and reports progress", async () => {

@@ -51,15 +51,24 @@ export class ToolExecutor {
   async #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
     const { tool } = call;
     const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    // One controller carries both the time limit and the caller's abort, forwarded to it while the
+    // call runs (AbortSignal.any costs several times more); `timedOut` tells the two apart.
     const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new Error("timeout")), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, limit.signal]) : limit.signal;
+    const { signal } = limit;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      limit.abort(new Error("timeout"));
+    }, timeoutMs);
+    const outer = options.signal;
+    const forward = () => limit.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener("abort", forward, { once: true });
     // A tool that ignores its signal still cannot hold the caller past the limit or an abort.
-    let onAbort!: () => void;
     const stopped = new Promise<ToolResult>((resolve) => {
-      onAbort = () =>
+      const onAbort = () =>
         resolve(
-          limit.signal.aborted
+          timedOut
             ? errorResult(`${tool.name} timed out after ${timeoutMs} ms`, { timedOut: true })
             : errorResult(`${tool.name} was aborted`, { aborted: true }),
         );
@@ -81,8 +90,9 @@ export class ToolExecutor {
       );
       return await Promise.race([running.then(normalise, (error: unknown) => failed(tool, error)), stopped]);
     } finally {
+      // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      outer?.removeEventListener("abort", forward);
     }
   }
 
