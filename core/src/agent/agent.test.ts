@@ -6,6 +6,8 @@ import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent, type AgentEvent } from "./agent.js";
 import { repeatedCallMessage } from "./loop-guard.js";
+import type { SessionState } from "./session-state.js";
+import { memorySessionStore, type SessionStore } from "./session-store.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
 const kernels: Kernel[] = [];
@@ -383,6 +385,24 @@ describe("agent sessions", () => {
       { role: "user", content: "second" },
     ]);
     expect(events.some((event) => event.type === "session.reset")).toBe(true);
+  });
+
+  it("saves every turn: the built-in store keeps a copy, an application's own store gets one it may keep", async () => {
+    const kept: SessionState[] = [];
+    const own: SessionStore = { get: () => undefined, save: (_id, state) => void kept.push(state) };
+    const builtin = memorySessionStore();
+    for (const store of [own, builtin]) {
+      const agent = createAgent({ model: scriptedModel(["one", "two"]), kernel: newKernel(), store, sessionId: "s" });
+      await agent.process("first");
+      await agent.process("second");
+    }
+    expect(kept.map((state) => state.messages.length)).toEqual([2, 4]);
+    kept[0].messages[0].content = "changed by the store";
+    expect(kept[1].messages[0]).toEqual({ role: "user", content: "first" });
+    const saved = (await builtin.get("s"))!;
+    expect(saved.messages.map((message) => message.content)).toEqual(["first", "one", "second", "two"]);
+    saved.messages.length = 0;
+    expect((await builtin.get("s"))!.messages).toHaveLength(4);
   });
 
   it("continues a transcript written with another provider, reasoning included", async () => {

@@ -19,7 +19,7 @@ import { EventChannel } from "./event-channel.js";
 import { kernelTaps } from "./kernel-taps.js";
 import { Session } from "./session.js";
 import type { SessionState } from "./session-state.js";
-import { memorySessionStore, type SessionStore } from "./session-store.js";
+import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
 import { toolSpecs } from "./tool-specs.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
@@ -321,7 +321,8 @@ class WeftAgent implements Agent {
   }
 
   async #save(session: Session): Promise<void> {
-    await this.#store.save(session.id, session.toState());
+    // A store that serialises at once needs no copy made first (a structuredClone of the transcript a turn).
+    await this.#store.save(session.id, session.toState(!serialisesOnSave(this.#store)));
   }
 
   #emit(event: FeedbackEvent): void {

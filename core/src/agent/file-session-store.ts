@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WeftError, errorMessage } from "@weft/sdk";
 import type { SessionState } from "./session-state.js";
-import type { SessionStore } from "./session-store.js";
+import { serialisingStore, type SessionStore } from "./session-store.js";
 
 /**
  * Sessions as JSON files in one folder (`<dir>/<encoded id>.json`), created on the first save. A save
@@ -11,7 +11,7 @@ import type { SessionStore } from "./session-store.js";
 export function fileSessionStore(dir: string): SessionStore {
   let saves = 0;
   const fileOf = (sessionId: string) => join(dir, `${encodeURIComponent(sessionId)}.json`);
-  return {
+  return serialisingStore({
     async get(sessionId) {
       let text: string;
       try {
@@ -27,11 +27,13 @@ export function fileSessionStore(dir: string): SessionStore {
       }
     },
     async save(sessionId, state) {
+      // Serialised before the first await: the agent hands over its live state, uncopied.
+      const text = JSON.stringify(state, null, 1);
       await mkdir(dir, { recursive: true });
       const file = fileOf(sessionId);
       const temporary = `${file}.${process.pid}.${++saves}.tmp`;
-      await writeFile(temporary, JSON.stringify(state, null, 1));
+      await writeFile(temporary, text);
       await rename(temporary, file);
     },
-  };
+  });
 }

@@ -38,11 +38,17 @@ export class Session {
     this.baseline = undefined;
   }
 
-  toState(): SessionState {
-    const state: SessionState = { version: 1, sessionId: this.id, messages: structuredClone(this.history), todos: structuredClone(this.todos) };
+  /** The state to save; `copy: false` shares the live transcript, for a store that serialises it at once. */
+  toState(copy = true): SessionState {
+    const clone = copy ? structuredClone : same;
+    const state: SessionState = { version: 1, sessionId: this.id, messages: clone(this.history), todos: clone(this.todos) };
     if (this.prompt !== undefined) state.prompt = this.prompt;
-    if (this.pending) state.pending = structuredClone(this.pending);
+    if (this.pending) state.pending = clone(this.pending);
     if (this.baseline) state.tokenBaseline = { ...this.baseline };
     return state;
   }
+}
+
+function same<T>(value: T): T {
+  return value;
 }
