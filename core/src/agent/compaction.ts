@@ -78,14 +78,25 @@ export class Compactor {
     return estimateMessagesTokens(session.transcript()) + estimateToolSpecTokens(tools);
   }
 
-  /** Checked before every model call: compacts when the estimate passes the threshold. */
-  async beforeModelCall(session: Session, model: ChatModel, tools: readonly ToolSpec[], signal: AbortSignal, turn: CompactionTurnState): Promise<void> {
-    if (this.options === false) return;
-    const contextWindow = await this.#contextWindow(model);
-    if (contextWindow === undefined) return;
+  /**
+   * Checked before every model call: compacts when the estimate passes the threshold. Returns a
+   * promise only when there is something to wait for (the first look-up of a model's context window,
+   * a compaction); the usual answer, "not yet", is given without one.
+   */
+  beforeModelCall(session: Session, model: ChatModel, tools: readonly ToolSpec[], signal: AbortSignal, turn: CompactionTurnState): Promise<void> | undefined {
+    if (this.options === false) return undefined;
+    const ref = `${model.provider}/${model.model}`;
+    if (!this.#windows.has(ref)) return this.#contextWindow(model).then(() => this.beforeModelCall(session, model, tools, signal, turn));
+    const contextWindow = this.#windows.get(ref);
+    if (contextWindow === undefined) return undefined;
     const thresholdTokens = Math.floor((contextWindow * this.options.thresholdPercent) / 100);
     const estimatedTokens = this.estimate(session, tools);
-    if (estimatedTokens < thresholdTokens) return;
+    if (estimatedTokens < thresholdTokens) return undefined;
+    return this.#compact({ session, model, signal, estimatedTokens, thresholdTokens, contextWindow }, turn);
+  }
+
+  async #compact(run: CompactRun, turn: CompactionTurnState): Promise<void> {
+    const { thresholdTokens } = run;
     if (turn.spent) {
       if (!turn.skipReported) {
         turn.skipReported = true;
@@ -93,7 +104,7 @@ export class Compactor {
       }
       return;
     }
-    const after = await this.#run({ session, model, signal, estimatedTokens, thresholdTokens, contextWindow });
+    const after = await this.#run(run);
     if (after === undefined || after >= thresholdTokens) turn.spent = true;
   }
 

@@ -117,7 +117,8 @@ export class Turn {
     const { kernel, model, session, compactor, signal, emit } = this.#deps;
     const tools = toolSpecs(kernel);
     session.system = await kernel.buildPrompt(session.prompt);
-    await compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
+    const compacting = compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
+    if (compacting) await compacting;
     const messages = session.transcript();
     const ref = `${model.provider}/${model.model}`;
     emit({ type: "model.request", model: ref, messages: messages.length, tools: tools.length });
