@@ -27,6 +27,30 @@ export function estimateMessagesTokens(messages: readonly Message[]): number {
   return total;
 }
 
+/**
+ * The tokens of the tools' JSON, `[spec,spec,...]`, counted from each spec's own JSON length, which is
+ * kept per input schema: the same tools are measured before every turn's first model call, and
+ * stringifying every schema each time was the bulk of that check.
+ */
 export function estimateToolSpecTokens(tools: readonly ToolSpec[]): number {
-  return tools.length === 0 ? 0 : estimateTextTokens(JSON.stringify(tools));
+  if (tools.length === 0) return 0;
+  let chars = 1 + tools.length; // the brackets and the commas between specs
+  for (const tool of tools) chars += specLength(tool);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+interface MeasuredSpec {
+  name: string;
+  description: string;
+  length: number;
+}
+
+const measured = new WeakMap<object, MeasuredSpec>();
+
+function specLength(tool: ToolSpec): number {
+  const known = measured.get(tool.inputSchema);
+  if (known && known.name === tool.name && known.description === tool.description) return known.length;
+  const length = JSON.stringify(tool).length;
+  measured.set(tool.inputSchema, { name: tool.name, description: tool.description, length });
+  return length;
 }
