@@ -197,7 +197,7 @@ class WeftAgent implements Agent {
   }
 
   process(input: string, options?: TurnOptions): Promise<AgentResponse> {
-    return drain(this.stream(input, options));
+    return this.#settle({ input }, options);
   }
 
   stream(input: string, options?: TurnOptions): AsyncIterable<AgentEvent> {
@@ -205,7 +205,7 @@ class WeftAgent implements Agent {
   }
 
   resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
-    return drain(this.streamResume(answer, options));
+    return this.#settle({ answer }, options);
   }
 
   streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
@@ -250,12 +250,38 @@ class WeftAgent implements Agent {
     this.model.changeEffort(effort);
   }
 
+  /** A turn without a stream: its events go to the kernel's feedback hook only, none are queued. */
+  async #settle(start: TurnStart, options: TurnOptions = {}): Promise<AgentResponse> {
+    const response = await this.#begin(start, options).run;
+    if (response.reason === "max-iterations") throw new MaxIterationsError(response.metadata.iterations);
+    return response;
+  }
+
   async *#turn(start: TurnStart, options: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    const channel = new EventChannel<AgentEvent>();
+    const { running, run } = this.#begin(start, options, channel);
+    const settled = run.then(
+      (response) => {
+        channel.push({ type: "response", response });
+        channel.end();
+      },
+      (error: unknown) => channel.fail(error),
+    );
+    try {
+      yield* channel;
+    } finally {
+      // Leaving early (break, throw) aborts the turn; either way it has settled before we return. A
+      // finished turn has nothing to abort (and its error, a stack capture, would be built for nothing).
+      if (this.#running === running) running.controller.abort(new WeftError("ABORTED", "the stream was closed before the turn finished"));
+      await settled;
+    }
+  }
+
+  /** Starts a turn; `channel`, for a stream, also gets the turn's events (its tool events included) as they happen. */
+  #begin(start: TurnStart, options: TurnOptions, channel?: EventChannel<AgentEvent>): { running: Running; run: Promise<AgentResponse> } {
     this.#assertIdle();
     const controller = new AbortController();
-    const channel = new EventChannel<AgentEvent>();
     let finished!: () => void;
-    let settled = false;
     const running: Running = { controller, channel, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.#running = running;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -263,9 +289,9 @@ class WeftAgent implements Agent {
     const listeners = kernelTaps(this.kernel).listeners;
     const forward = (event: FeedbackEvent) => {
       if (event.type !== "tool.called" && event.type !== "tool.progress" && event.type !== "tool.returned") return;
-      if (this.#isCurrentCall(event.callId)) channel.push(event);
+      if (this.#isCurrentCall(event.callId)) channel!.push(event);
     };
-    listeners.add(forward);
+    if (channel) listeners.add(forward);
     const run = (async () => {
       try {
         const session = await this.#ensureSession();
@@ -280,31 +306,18 @@ class WeftAgent implements Agent {
           emit: (event) => this.#emit(event),
         }, "answer" in start);
         running.tally = turn.tally;
-        let response: AgentResponse;
         try {
-          response = await turn.run(start);
+          return await turn.run(start);
         } finally {
           await this.#save(session);
         }
-        channel.push({ type: "response", response });
-        channel.end();
-      } catch (error) {
-        channel.fail(error);
       } finally {
         listeners.delete(forward);
         this.#running = undefined;
-        settled = true;
         finished();
       }
     })();
-    try {
-      yield* channel;
-    } finally {
-      // Leaving early (break, throw) aborts the turn; either way it has settled before we return. A
-      // finished turn has nothing to abort (and its error, a stack capture, would be built for nothing).
-      if (!settled) controller.abort(new WeftError("ABORTED", "the stream was closed before the turn finished"));
-      await run;
-    }
+    return { running, run };
   }
 
   async #ensureSession(): Promise<Session> {
@@ -343,14 +356,6 @@ class WeftAgent implements Agent {
   #assertIdle(): void {
     if (this.#running) throw new WeftError("AGENT_BUSY", "the agent is already running a turn; wait for it to finish, or abort it, before starting another");
   }
-}
-
-async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentResponse> {
-  let response: AgentResponse | undefined;
-  for await (const event of events) if (event.type === "response") response = event.response;
-  if (!response) throw new WeftError("ABORTED", "the turn ended without a response");
-  if (response.reason === "max-iterations") throw new MaxIterationsError(response.metadata.iterations);
-  return response;
 }
 
 /** Leading system messages become the prompt (when none is given); one later in the transcript is refused. */
