@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 /** A step that has not answered by then is reported as hung. */
 const STEP_TIMEOUT_MS = 120_000;
+/** How long a row may take to exit once told to (a --cpu-prof profile is written at exit). */
+const EXIT_TIMEOUT_MS = 30_000;
 
 export class Row {
   constructor({ framework, scenario, srcDir, config, nodeFlags = [] }) {
@@ -18,6 +20,7 @@ export class Row {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       env: { ...process.env, NODE_ENV: "production" },
     });
+    this.exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.stderr = "";
     this.child.stderr.on("data", (chunk) => {
       this.stderr = (this.stderr + chunk).slice(-2000);
@@ -79,5 +82,17 @@ export class Row {
     if (reply.type === "failed") this.#fail(reply);
     else this.result.peakRssMb = reply.peakRssMb;
     return this.result;
+  }
+
+  /**
+   * Lets the process end on its own, so that a --cpu-prof profile gets written: a finished row exits
+   * by itself, an unfinished one is disconnected (its cue to exit). Killed if it is not gone in time.
+   */
+  async stop() {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (this.child.connected) this.child.disconnect();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), EXIT_TIMEOUT_MS);
+    await this.exited;
+    clearTimeout(timer);
   }
 }

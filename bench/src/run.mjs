@@ -130,7 +130,8 @@ try {
     process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${oneLine(results.parse.error ?? results.parse.rows?.find((row) => row.error)?.error)}\n`);
   }
 } finally {
-  for (const row of rows) if (row.child.exitCode === null) row.child.kill("SIGKILL");
+  // Not killed: a row writes its --cpu-prof profile as it exits (stop() kills one that hangs).
+  await Promise.all(rows.map((row) => row.stop()));
   await llm.close();
   rmSync(scratch, { recursive: true, force: true });
 }
