@@ -2,16 +2,15 @@ import { spawn } from "node:child_process";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { WEFT_BIN } from "./test-fixtures/weft-process.js";
 
-const weftBin = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
 /** Runs `weft chat` with `input` piped to stdin (not a terminal: plain lines, no spinner). */
 function chat(cwd: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [weftBin, "chat"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -88,4 +87,34 @@ describe("weft chat", () => {
     expect(result.code).toBe(0);
     expect(server.requests).toHaveLength(0);
   });
+
+  it("stops the running turn on Ctrl-C and goes on with the next prompt", async () => {
+    await useServer();
+    // The first reply sends a word, then the server goes quiet until the client leaves.
+    const first = completion("Thinking").split("\n\n")[0] + "\n\n";
+    server.reply({ headers: sse, body: first, hang: true }, { headers: sse, body: completion("Still here.") });
+    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write("tell me a long story\n");
+    await until(() => stdout.includes("Thinking"));
+    child.kill("SIGINT");
+    await server.disconnected(0);
+    await until(() => stderr.includes("(turn stopped)"));
+    child.stdin.end("are you there?\n/exit\n");
+    expect(await closed).toBe(0);
+    expect(stdout).toContain("Still here.");
+    expect(server.requests).toHaveLength(2);
+  });
 });
+
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for the chat's output");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
