@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, memoryLogger, type FeedbackEvent } from "@weft/sdk";
+import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "./kernel.js";
 
 const echo = defineTool({
@@ -54,6 +55,27 @@ describe("kernel", () => {
       "feedback observer of observers failed: observer broke",
       "feedback observer of observers failed: observer broke",
     ]);
+  });
+
+  it("builds the prompt and prepares requests through open plugins' taps only", async () => {
+    const kernel = createKernel();
+    const model = scriptedModel([]);
+    const request = { messages: [{ role: "user" as const, content: "hi" }] };
+    expect(await kernel.buildPrompt("base")).toBe("base");
+    expect(await kernel.buildPrompt()).toBe("");
+    expect(await kernel.prepareRequest(request, model)).toBe(request);
+    const handle = await kernel.use(
+      pack("shaper", (api) => {
+        api.hooks.prompt.tap((sections) => [...sections, "", "# Extra"]);
+        api.hooks.beforeModelCall.tap((prepared, info) => ({ ...prepared, maxTokens: info.model.provider.length }));
+      }),
+    );
+    expect(await kernel.buildPrompt("base")).toBe("base\n\n# Extra");
+    expect(await kernel.buildPrompt()).toBe("# Extra");
+    expect(await kernel.prepareRequest(request, model)).toEqual({ ...request, maxTokens: model.provider.length });
+    await handle.close();
+    expect(await kernel.buildPrompt("base")).toBe("base");
+    expect(await kernel.prepareRequest(request, model)).toBe(request);
   });
 
   it("tears plugins down last in, first out", async () => {

@@ -1,5 +1,5 @@
 import { Value } from "typebox/value";
-import { PLUGIN_API_VERSION, Stage, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
+import { PLUGIN_API_VERSION, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
 import type {
   ChatModel,
   ChatRequest,
@@ -57,9 +57,6 @@ class WeftKernel implements Kernel {
     this.#baseDir = options.baseDir ?? process.cwd();
     this.tools = new ToolBox();
     this.#executor = new ToolExecutor(this.tools, this.#hookSet, (event) => this.emit(event));
-    this.#hookSet.beforeToolCall.tapPromise({ name: "interceptor", stage: Stage.POLICY }, async (call) =>
-      (await this.tools.interceptor?.(call)) ?? undefined,
-    );
     this.#app = this.scope("app");
   }
 
@@ -181,21 +178,25 @@ class WeftKernel implements Kernel {
     return this.#executor.execute(call, options);
   }
 
+  // These run before every model call and on every event: a hook nobody (still open) taps is skipped.
   async buildPrompt(base = ""): Promise<string> {
+    if (!this.#hookSet.live(this.#hookSet.prompt)) return base;
     const sections = await this.#hookSet.prompt.promise(base ? [base] : []);
     return sections.filter((section) => section.length > 0).join("\n\n");
   }
 
   prepareRequest(request: ChatRequest, model: ChatModel): Promise<ChatRequest> {
+    if (!this.#hookSet.live(this.#hookSet.beforeModelCall)) return Promise.resolve(request);
     return this.#hookSet.beforeModelCall.promise(request, { model });
   }
 
   compact(state: CompactionState): Promise<CompactionState> {
+    if (!this.#hookSet.live(this.#hookSet.compact)) return Promise.resolve(state);
     return this.#hookSet.compact.promise(state);
   }
 
   emit(event: FeedbackEvent): void {
-    this.#hookSet.feedback.call(event);
+    if (this.#hookSet.live(this.#hookSet.feedback)) this.#hookSet.feedback.call(event);
   }
 
   async close(): Promise<void> {

@@ -78,7 +78,7 @@ export class ToolBox implements ToolBoxContract {
     };
   }
 
-  /** The kernel taps the gate once and asks this; `setInterceptor` only swaps the function. */
+  /** The execute path asks this at its place in the gate (first of the POLICY stage); `setInterceptor` swaps it. */
   get interceptor(): ToolVerdictFn | null {
     return this.#interceptor;
   }

@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, defineTool, definePlugin, type FeedbackEvent, type Tool } from "@weft/sdk";
+import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, type FeedbackEvent, type Tool, type ToolVerdict } from "@weft/sdk";
 import { createKernel } from "./kernel.js";
 
 const add = defineTool({
@@ -53,6 +53,64 @@ describe("the execute path", () => {
     expect(await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "cached" });
     kernel.tools.setInterceptor(null);
     expect(await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "2" });
+  });
+
+  it("asks the interceptor as the first POLICY gate: after earlier stages, before POLICY and later ones", async () => {
+    const { kernel } = await kernelWith(add);
+    const order: string[] = [];
+    let early: "deny" | undefined;
+    await kernel.use(
+      definePlugin({
+        meta: { name: "gates", version: "1.0.0", api: PLUGIN_API_VERSION },
+        setup(api) {
+          api.hooks.beforeToolCall.tap({ stage: Stage.AUDIT }, () => void order.push("audit"));
+          api.hooks.beforeToolCall.tap({ stage: Stage.POLICY }, () => void order.push("policy"));
+          api.hooks.beforeToolCall.tap({ stage: Stage.POLICY - 1 }, () => {
+            order.push("early");
+            return early && { action: early, reason: "too early" };
+          });
+        },
+      }),
+    );
+    let verdict: ToolVerdict | undefined;
+    kernel.tools.setInterceptor(() => {
+      order.push("interceptor");
+      return verdict;
+    });
+    expect(await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "2" });
+    expect(order).toEqual(["early", "interceptor", "policy", "audit"]);
+    order.length = 0;
+    verdict = { action: "deny", reason: "interceptor says no" };
+    expect(await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "tool call blocked: interceptor says no", isError: true });
+    expect(order).toEqual(["early", "interceptor"]);
+    order.length = 0;
+    early = "deny";
+    expect(await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "tool call blocked: too early", isError: true });
+    expect(order).toEqual(["early"]);
+  });
+
+  it("skips the gates and result taps of a closed plugin, the interceptor still asked", async () => {
+    const { kernel, events } = await kernelWith(add);
+    const seen: string[] = [];
+    const handle = await kernel.use(
+      definePlugin({
+        meta: { name: "closing", version: "1.0.0", api: PLUGIN_API_VERSION },
+        setup(api) {
+          api.hooks.beforeToolCall.tap({ stage: Stage.POLICY - 1 }, () => ({ action: "deny", reason: "early gate" }));
+          api.hooks.beforeToolCall.tap(() => ({ action: "deny", reason: "late gate" }));
+          api.hooks.afterToolCall.tap((result) => ({ ...result, output: `${result.output}!` }));
+          api.hooks.feedback.tap((event) => void seen.push(event.type));
+        },
+      }),
+    );
+    expect((await kernel.execute({ name: "add", arguments: { a: 1, b: 1 } })).output).toBe("tool call blocked: early gate!");
+    await handle.close();
+    events.length = 0;
+    expect(await kernel.execute({ id: "c", name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "2" });
+    kernel.tools.setInterceptor(() => ({ action: "answer", result: { output: "from the interceptor" } }));
+    expect(await kernel.execute({ id: "d", name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "from the interceptor" });
+    expect(seen).toEqual(["tool.called", "tool.returned"]);
+    expect(events.map((event) => `${event.type} ${"callId" in event ? event.callId : ""}`)).toEqual(["tool.called c", "tool.returned c", "tool.called d", "tool.returned d"]);
   });
 
   it("turns a thrown error into an error result", async () => {

@@ -1,5 +1,5 @@
 import { errorMessage, errorResult } from "@weft/sdk";
-import type { ExecuteOptions, FeedbackEvent, RegisteredTool, ToolCallInfo, ToolCallRequest, ToolResult } from "@weft/sdk";
+import type { ExecuteOptions, FeedbackEvent, RegisteredTool, ToolCallInfo, ToolCallRequest, ToolResult, ToolVerdict } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
 import type { HookSet } from "./hook-set.js";
 import type { ToolBox } from "./tool-box.js";
@@ -29,13 +29,14 @@ export class ToolExecutor {
     const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
     const started = performance.now();
     const result = await this.#decide(call, options);
-    return this.#report(id, call, await this.hooks.afterToolCall.promise(result, call), performance.now() - started);
+    const final = this.hooks.live(this.hooks.afterToolCall) ? await this.hooks.afterToolCall.promise(result, call) : result;
+    return this.#report(id, call, final, performance.now() - started);
   }
 
   async #decide(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
     const invalid = this.#invalidArguments(call.tool, call.arguments);
     if (invalid) return invalid;
-    const verdict = await this.hooks.beforeToolCall.promise(call);
+    const verdict = await this.#gate(call);
     if (verdict?.action === "rewrite") {
       call.arguments = verdict.arguments;
       const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
@@ -46,6 +47,25 @@ export class ToolExecutor {
     if (verdict?.action === "deny") return errorResult(`tool call blocked: ${verdict.reason}`);
     if (verdict?.action === "answer") return verdict.result;
     return this.#run(call, options);
+  }
+
+  /**
+   * The interception gate: the gates of stages before POLICY, then the interceptor slot (a POLICY gate
+   * that comes first in its stage), then the gates of POLICY and later; the first verdict wins. A gate
+   * nobody taps costs nothing, so the usual call (no gates, maybe an interceptor) awaits at most one.
+   */
+  async #gate(call: ToolCallInfo): Promise<ToolVerdict | null | undefined> {
+    const { earlyToolGates, beforeToolCall } = this.hooks;
+    if (this.hooks.live(earlyToolGates)) {
+      const verdict = await earlyToolGates.promise(call);
+      if (verdict !== undefined) return verdict;
+    }
+    const interceptor = this.toolBox.interceptor;
+    if (interceptor) {
+      const verdict = (await interceptor(call)) ?? undefined;
+      if (verdict !== undefined) return verdict;
+    }
+    return this.hooks.live(beforeToolCall) ? beforeToolCall.promise(call) : undefined;
   }
 
   async #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
