@@ -7,7 +7,7 @@ import {
   providerSettingsProperties,
   requireApiKey,
   resolveModelSettings,
-  sseEvents,
+  SseParser,
   type ChatModel,
   type ChatRequest,
   type ModelCall,
@@ -15,10 +15,11 @@ import {
   type ProviderFetchOptions,
   type ProviderSettings,
   type ResolvedSettings,
+  type SseEvent,
   type StreamEvent,
 } from "@weft/sdk";
 import { OPENAI_COMPATIBLE, OPENROUTER, chatCompletionsBody, type EffortStyle } from "./chat-completions-request.js";
-import { DONE, completionAsChunks, decodeChatCompletionsStream } from "./chat-completions-stream.js";
+import { ChatCompletionsDecoder, DONE, completionAsChunks } from "./chat-completions-stream.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 
@@ -109,18 +110,30 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
       maxTokensField: endpoint.maxTokensField,
     });
     const response = await providerFetch({ url: `${baseUrl}/chat/completions`, headers: endpoint.headers, body, signal: request.signal }, transport);
-    const context = { provider, model: `${provider}/${call.model}`, retries: response.retries };
+    const decoder = new ChatCompletionsDecoder({ provider, model: `${provider}/${call.model}`, retries: response.retries });
     // Some servers ignore `stream: true` (llama.cpp with tools, some proxies) and answer whole.
     if (response.headers.get("content-type")?.includes("application/json")) {
-      yield* decodeChatCompletionsStream(completionAsChunks((await response.json()) as Record<string, unknown>), context);
+      for (const chunk of completionAsChunks((await response.json()) as Record<string, unknown>)) for (const event of decoder.push(chunk)) yield event;
+      for (const event of decoder.finish()) yield event;
       return;
     }
-    async function* chunks() {
-      for await (const event of sseEvents(response.chunks())) {
-        yield event.data.trim() === DONE ? DONE : parseJsonChunk(provider, event.data, response.retries);
+    // One loop from the body's bytes to the events, SSE framing, JSON and decoding synchronous steps
+    // inside it: an event costs one yield instead of a hop through a generator per stage.
+    const parser = new SseParser();
+    // A sync generator, so the events before a bad chunk are out before its error is thrown.
+    function* decode(events: readonly SseEvent[]): Generator<StreamEvent> {
+      for (const event of events) {
+        yield* decoder.push(event.data.trim() === DONE ? DONE : parseJsonChunk(provider, event.data, response.retries));
+        if (decoder.done) return;
       }
     }
-    yield* decodeChatCompletionsStream(chunks(), context);
+    for await (const bytes of response.chunks()) {
+      for (const event of decode(parser.push(bytes))) yield event;
+      // Leaving the loop at [DONE] lets the body finish behind us (or closes it).
+      if (decoder.done) break;
+    }
+    if (!decoder.done) for (const event of decode(parser.end())) yield event;
+    for (const event of decoder.finish()) yield event;
   }
 
   return createProviderModel({

@@ -33,54 +33,86 @@ interface ToolSlot {
  * the reply finishes. Reasoning comes from `reasoning_content`, `reasoning` or `reasoning_details`.
  * The stream is complete at `[DONE]`, or at its end after a `finish_reason`; a chunk with a
  * top-level `error` fails it.
+ *
+ * Synchronous, so a model's stream runs it inside its own loop over the body: a generator per stage
+ * costs several promise hops for every event on a fast connection.
  */
-export async function* decodeChatCompletionsStream(chunks: AsyncIterable<unknown> | Iterable<unknown>, context: ChatCompletionsStreamContext): AsyncGenerator<StreamEvent> {
-  const reply = new ReplyBuilder(context.model);
-  const slots = new Map<number, ToolSlot>();
-  const details = new ReasoningDetails();
-  let reasoningText = "";
-  let finishReason: string | undefined;
-  let stats: Stats | undefined;
-  let done = false;
+export class ChatCompletionsDecoder {
+  readonly #context: ChatCompletionsStreamContext;
+  readonly #reply: ReplyBuilder;
+  readonly #slots = new Map<number, ToolSlot>();
+  readonly #details = new ReasoningDetails();
+  #reasoningText = "";
+  #finishReason: string | undefined;
+  #stats: Stats | undefined;
+  #done = false;
 
-  for await (const chunk of chunks) {
+  constructor(context: ChatCompletionsStreamContext) {
+    this.#context = context;
+    this.#reply = new ReplyBuilder(context.model);
+  }
+
+  /** Whether `[DONE]` has come: nothing after it is read. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The events one chunk adds, often none; throws on an error chunk. */
+  push(chunk: unknown): readonly StreamEvent[] {
     if (chunk === DONE) {
-      done = true;
-      break;
+      this.#done = true;
+      return NONE;
     }
-    if (!isObject(chunk)) continue;
+    if (this.#done || !isObject(chunk)) return NONE;
     if (chunk.error !== undefined && chunk.error !== null) {
       const code = isObject(chunk.error) ? chunk.error.code : undefined;
-      throw streamFaultError(context.provider, readProviderFault(chunk), context.retries, typeof code === "number" ? code : undefined);
+      throw streamFaultError(this.#context.provider, readProviderFault(chunk), this.#context.retries, typeof code === "number" ? code : undefined);
     }
-    if (isObject(chunk.usage)) stats = toStats(chunk.usage);
+    if (isObject(chunk.usage)) this.#stats = toStats(chunk.usage);
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-    if (!isObject(choice)) continue;
+    if (!isObject(choice)) return NONE;
     const delta = isObject(choice.delta) ? choice.delta : {};
     const spoken = firstString(delta.reasoning_content, delta.reasoning);
     const fragments = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : [];
     // OpenRouter repeats `reasoning` in `reasoning_details`: show the text once, keep the details.
     const thought = spoken ?? fragments.map((detail) => (isObject(detail) ? firstString(detail.text, detail.summary) ?? "" : "")).join("");
-    details.add(fragments);
-    const reasoning = reply.reasoning(thought);
-    if (reasoning) {
-      reasoningText += thought;
-      yield reasoning;
-    }
-    const text = reply.text(typeof delta.content === "string" ? delta.content : undefined);
-    if (text) yield text;
-    if (Array.isArray(delta.tool_calls)) for (const fragment of delta.tool_calls) if (isObject(fragment)) mergeToolCall(slots, fragment);
-    if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") finishReason = choice.finish_reason;
+    this.#details.add(fragments);
+    const reasoning = this.#reply.reasoning(thought);
+    if (reasoning) this.#reasoningText += thought;
+    const text = this.#reply.text(typeof delta.content === "string" ? delta.content : undefined);
+    if (Array.isArray(delta.tool_calls)) for (const fragment of delta.tool_calls) if (isObject(fragment)) mergeToolCall(this.#slots, fragment);
+    if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") this.#finishReason = choice.finish_reason;
+    if (reasoning) return text ? [reasoning, text] : [reasoning];
+    return text ? [text] : NONE;
   }
-  if (!done && finishReason === undefined) throw truncatedStreamError(context.provider, `${DONE} or a finish_reason`, context.retries);
 
-  for (const slot of [...slots.values()].sort((a, b) => a.index - b.index)) {
-    yield reply.toolCall({ id: slot.id, name: slot.name, arguments: parseArguments(slot, context) });
+  /** The body has ended: the tool calls, `usage` and `done`; throws when the reply is incomplete. */
+  finish(): StreamEvent[] {
+    const context = this.#context;
+    if (!this.#done && this.#finishReason === undefined) throw truncatedStreamError(context.provider, `${DONE} or a finish_reason`, context.retries);
+    const events: StreamEvent[] = [];
+    for (const slot of [...this.#slots.values()].sort((a, b) => a.index - b.index)) {
+      events.push(this.#reply.toolCall({ id: slot.id, name: slot.name, arguments: parseArguments(slot, context) }));
+    }
+    const merged = this.#details.list();
+    const text = this.#reasoningText;
+    const blocks: ReasoningBlock[] =
+      text || merged.length > 0 ? [{ provider: context.provider, ...(text ? { text } : {}), ...(merged.length > 0 ? { details: merged } : {}) }] : [];
+    events.push(...this.#reply.finish({ stopReason: this.#finishReason, stats: this.#stats, reasoning: blocks }));
+    return events;
   }
-  const merged = details.list();
-  const blocks: ReasoningBlock[] =
-    reasoningText || merged.length > 0 ? [{ provider: context.provider, ...(reasoningText ? { text: reasoningText } : {}), ...(merged.length > 0 ? { details: merged } : {}) }] : [];
-  yield* reply.finish({ stopReason: finishReason, stats, reasoning: blocks });
+}
+
+const NONE: readonly StreamEvent[] = Object.freeze([]);
+
+/** `ChatCompletionsDecoder` over an iterable of chunks. */
+export async function* decodeChatCompletionsStream(chunks: AsyncIterable<unknown> | Iterable<unknown>, context: ChatCompletionsStreamContext): AsyncGenerator<StreamEvent> {
+  const decoder = new ChatCompletionsDecoder(context);
+  for await (const chunk of chunks) {
+    for (const event of decoder.push(chunk)) yield event;
+    if (decoder.done) break;
+  }
+  for (const event of decoder.finish()) yield event;
 }
 
 /** A non-streamed completion, as the chunks (and `[DONE]`) a stream of it would have sent. */
