@@ -174,7 +174,7 @@ class WeftKernel implements Kernel {
 
   async execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult> {
     this.#assertOpen();
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     return this.#executor.execute(call, options);
   }
 

@@ -147,6 +147,20 @@ describe("the execute path", () => {
     expect(sawAbort).toBe(true);
   });
 
+  it("treats a time limit beyond setTimeout's range as none (a tool that times itself)", async () => {
+    const selfTimed = (name: string, timeoutMs: number) =>
+      defineTool({
+        name,
+        description: "Answers after a moment",
+        input: Type.Object({}),
+        timeoutMs,
+        execute: () => new Promise((resolve) => setTimeout(() => resolve({ output: "done" }), 20)),
+      });
+    const { kernel } = await kernelWith(selfTimed("forever", Number.POSITIVE_INFINITY), selfTimed("longest", 2 ** 31 - 1));
+    expect(await kernel.execute({ name: "forever", arguments: {} })).toEqual({ output: "done" });
+    expect(await kernel.execute({ name: "longest", arguments: {} })).toEqual({ output: "done" });
+  });
+
   it("honours the caller's AbortSignal", async () => {
     const slow = defineTool({
       name: "slow",

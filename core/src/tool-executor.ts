@@ -6,6 +6,8 @@ import type { ToolBox } from "./tool-box.js";
 
 /** A call's time limit when neither the caller nor the tool sets one. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** setTimeout's ceiling. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The one execute path every tool call takes, whatever its source: look up, validate, gate, run with
@@ -68,7 +70,7 @@ export class ToolExecutor {
     return this.hooks.live(beforeToolCall) ? beforeToolCall.promise(call) : undefined;
   }
 
-  async #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
+  #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
     const { tool } = call;
     const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     // One controller carries both the time limit and the caller's abort, forwarded to it while the
@@ -76,28 +78,41 @@ export class ToolExecutor {
     const limit = new AbortController();
     const { signal } = limit;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      limit.abort(new Error("timeout"));
-    }, timeoutMs);
+    // A limit beyond setTimeout's range is no limit (a tool that times itself says so); such a timer
+    // would fire at once.
+    const timer =
+      timeoutMs < MAX_TIMER_MS
+        ? setTimeout(() => {
+            timedOut = true;
+            limit.abort(new Error("timeout"));
+          }, timeoutMs)
+        : undefined;
     const outer = options.signal;
     const forward = () => limit.abort(outer?.reason);
     if (outer?.aborted) forward();
     else outer?.addEventListener("abort", forward, { once: true });
-    // A tool that ignores its signal still cannot hold the caller past the limit or an abort.
-    const stopped = new Promise<ToolResult>((resolve) => {
+    return new Promise<ToolResult>((resolve) => {
+      let settled = false;
+      const settle = (result: ToolResult) => {
+        if (settled) return;
+        settled = true;
+        // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
+        clearTimeout(timer);
+        outer?.removeEventListener("abort", forward);
+        resolve(result);
+      };
+      // A tool that ignores its signal still cannot hold the caller past the limit or an abort.
       const onAbort = () =>
-        resolve(
+        settle(
           timedOut
             ? errorResult(`${tool.name} timed out after ${timeoutMs} ms`, { timedOut: true })
             : errorResult(`${tool.name} was aborted`, { aborted: true }),
         );
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
-    });
-    try {
-      const running = Promise.resolve().then(() =>
-        tool.execute(call.arguments, {
+      let running: ToolResult | Promise<ToolResult>;
+      try {
+        running = tool.execute(call.arguments, {
           signal,
           callId: call.id,
           answer: options.answer,
@@ -106,14 +121,16 @@ export class ToolExecutor {
             options.onProgress?.(progress);
             this.emit({ type: "tool.progress", callId: call.id, name: tool.name, progress });
           },
-        }),
+        });
+      } catch (error) {
+        settle(failed(tool, error));
+        return;
+      }
+      Promise.resolve(running).then(
+        (result) => settle(normalise(result)),
+        (error: unknown) => settle(failed(tool, error)),
       );
-      return await Promise.race([running.then(normalise, (error: unknown) => failed(tool, error)), stopped]);
-    } finally {
-      // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", forward);
-    }
+    });
   }
 
   #invalidArguments(tool: RegisteredTool, args: Record<string, unknown>): ToolResult | undefined {
