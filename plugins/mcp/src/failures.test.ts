@@ -26,6 +26,7 @@ describe("misbehaving servers", () => {
         closed: { url: `http://127.0.0.1:${closedPort}/mcp` },
         quiet: { ...stdio("test"), toolTimeout: 1000 },
         patient: { ...stdio("test"), toolTimeout: 2000 },
+        noisy: stdio("test", "--noisy-stdout"),
       },
     };
     kernel = await createTestKernel([[mcp, { config }]], { logger });
@@ -107,6 +108,14 @@ describe("misbehaving servers", () => {
       ...texts.map((text) => kernel.execute({ name: "ok__echo", arguments: { text } })),
     ]);
     expect(results.map((result) => result.output)).toEqual(["ticked 3 times", ...texts]);
+  });
+
+  it("reports and skips stdout lines that are not JSON-RPC, and keeps reading the messages around them", async () => {
+    expect((await kernel.execute({ name: "noisy__echo", arguments: { text: "après le bruit ✓" } })).output).toBe("APRÈS LE BRUIT ✓");
+    expect((await kernel.execute({ name: "noisy__echo", arguments: { text: "still reading" } })).output).toBe("STILL READING");
+    const debug = logger.lines.filter((line) => line.level === "debug" && line.message.startsWith("mcp noisy: ")).map((line) => line.message);
+    expect(debug.filter((line) => line === 'mcp noisy: not a JSON-RPC message: {"level":"info","msg":"noise"}')).toHaveLength(2);
+    expect(debug.filter((line) => line.includes('"plain log line" is not valid JSON'))).toHaveLength(2);
   });
 
   it("drains a server that floods stderr: ten 200 KB calls in a row succeed", async () => {

@@ -26,37 +26,35 @@ export interface CallWatcher {
  * elicitation, that execute returns a `pending` result and the re-run with the answer picks the call up
  * again with `next`. Its ceiling is "quiet time": it restarts on every progress notification and on every
  * answer, and is paused while a question waits for the host.
+ *
+ * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
+ * runs once it has ended, whoever is listening.
  */
 export class InFlightCall {
   readonly #controller = new AbortController();
-  readonly #settled: Promise<CallOutcome>;
-  /** Settles when the server answered the call (or it failed), whoever is listening. */
-  readonly finished: Promise<void>;
+  readonly #quietMs: number;
+  readonly #onFinished: () => void;
+  #outcome: CallOutcome | undefined;
+  /** The `next` waiting now, for the call's end or its next question. */
+  #waiter: ((outcome: CallOutcome) => void) | undefined;
   readonly #unclaimed: HeldElicitation[] = [];
-  #waiting: ((elicitation: HeldElicitation) => void) | undefined;
   #onProgress: ((progress: ToolProgress) => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #unanswered = 0;
   #timedOut = false;
-  #done = false;
 
-  constructor(
-    start: CallStarter,
-    private readonly quietMs: number,
-  ) {
-    this.#settled = start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
-      (result): CallOutcome => ({ kind: "result", result }),
-      (error: unknown): CallOutcome => ({ kind: "failed", error, timedOut: this.#timedOut }),
+  constructor(start: CallStarter, quietMs: number, onFinished: () => void) {
+    this.#quietMs = quietMs;
+    this.#onFinished = onFinished;
+    start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
+      (result) => this.#settle({ kind: "result", result }),
+      (error: unknown) => this.#settle({ kind: "failed", error, timedOut: this.#timedOut }),
     );
-    this.finished = this.#settled.then(() => {
-      this.#done = true;
-      clearTimeout(this.#timer);
-    });
     this.#arm();
   }
 
   get done(): boolean {
-    return this.#done;
+    return this.#outcome !== undefined;
   }
 
   /** Whether a question of this call is with the host. */
@@ -65,30 +63,30 @@ export class InFlightCall {
   }
 
   /** Resolves with the call's end or the next elicitation; the watcher's abort cancels the call. */
-  async next(watcher: CallWatcher): Promise<CallOutcome> {
+  next(watcher: CallWatcher): Promise<CallOutcome> {
     const queued = this.#unclaimed.shift();
-    if (queued) return { kind: "elicitation", elicitation: queued };
-    this.#onProgress = watcher.onProgress;
-    const abort = () => this.cancel(watcher.signal.reason);
-    if (watcher.signal.aborted) abort();
-    else watcher.signal.addEventListener("abort", abort, { once: true });
-    try {
-      const elicited = new Promise<CallOutcome>((resolve) => {
-        this.#waiting = (elicitation) => resolve({ kind: "elicitation", elicitation });
-      });
-      return await Promise.race([this.#settled, elicited]);
-    } finally {
-      this.#waiting = undefined;
-      this.#onProgress = undefined;
-      watcher.signal.removeEventListener("abort", abort);
-    }
+    if (queued) return Promise.resolve({ kind: "elicitation", elicitation: queued });
+    const { signal } = watcher;
+    const abort = () => this.cancel(signal.reason);
+    if (signal.aborted) abort();
+    if (this.#outcome) return Promise.resolve(this.#outcome);
+    return new Promise<CallOutcome>((resolve) => {
+      this.#onProgress = watcher.onProgress;
+      this.#waiter = (outcome) => {
+        this.#waiter = undefined;
+        this.#onProgress = undefined;
+        signal.removeEventListener("abort", abort);
+        resolve(outcome);
+      };
+      signal.addEventListener("abort", abort, { once: true });
+    });
   }
 
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
     clearTimeout(this.#timer);
-    if (this.#waiting) this.#waiting(elicitation);
+    if (this.#waiter) this.#waiter({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
 
@@ -103,6 +101,13 @@ export class InFlightCall {
     this.#controller.abort(reason);
   }
 
+  #settle(outcome: CallOutcome): void {
+    this.#outcome = outcome;
+    clearTimeout(this.#timer);
+    this.#onFinished();
+    this.#waiter?.(outcome);
+  }
+
   #progress(progress: ToolProgress): void {
     if (this.#unanswered === 0) this.#arm();
     this.#onProgress?.(progress);
@@ -110,10 +115,10 @@ export class InFlightCall {
 
   #arm(): void {
     clearTimeout(this.#timer);
-    if (this.#done) return;
+    if (this.#outcome) return;
     this.#timer = setTimeout(() => {
       this.#timedOut = true;
-      this.cancel(new Error(`no result or progress for ${this.quietMs} ms`));
-    }, Math.min(this.quietMs, MAX_TIMER_MS));
+      this.cancel(new Error(`no result or progress for ${this.#quietMs} ms`));
+    }, Math.min(this.#quietMs, MAX_TIMER_MS));
   }
 }

@@ -140,13 +140,19 @@ export class ServerConnection {
     } else {
       if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
       const progressToken = `weft-${++this.#nextToken}`;
-      call = new InFlightCall(({ signal, onprogress }) => {
-        this.#progress.set(progressToken, onprogress);
-        const running = this.#client.callTool({ name: tool, arguments: args, _meta: { progressToken } }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
-        return (running as Promise<CallResult>).finally(() => this.#progress.delete(progressToken));
-      }, this.#options.toolTimeoutMs);
-      this.#bridge.track(call);
-      void call.finished.then(() => this.#bridge.untrack(call));
+      const started = new InFlightCall(
+        ({ signal, onprogress }) => {
+          this.#progress.set(progressToken, onprogress);
+          return this.#client.callTool({ name: tool, arguments: args, _meta: { progressToken } }, undefined, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
+        },
+        this.#options.toolTimeoutMs,
+        () => {
+          this.#progress.delete(progressToken);
+          this.#bridge.untrack(started);
+        },
+      );
+      this.#bridge.track(started);
+      call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
     return this.#toResult(tool, outcome, ctx.signal);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { NdjsonParser } from "@weft/sdk";
 import { LineTail } from "./line-tail.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 
@@ -16,11 +17,15 @@ export interface StdioTransportOptions {
 
 /** How long a server gets to exit after SIGTERM before its group is killed. */
 const TERM_GRACE_MS = 2_000;
+/** The longest line a server may send, as the SDK's own stdio transport allows. */
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /**
  * MCP over a child's stdin/stdout, like the SDK's StdioClientTransport but: no shell, the child leads its
  * own process group (so close kills what it spawned too: `npx` and its node, a shell and its pipeline),
- * stderr is always drained into a capped tail, and the exit code is kept for the failure report.
+ * stderr is always drained into a capped tail, and the exit code is kept for the failure report. Lines are
+ * parsed once and checked for the JSON-RPC envelope by shape; the SDK validates every message's content
+ * again when it handles it, so its zod parse of the envelope (a copy of each message) is not repeated.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -28,7 +33,9 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   readonly #options: StdioTransportOptions;
-  readonly #readBuffer = new ReadBuffer();
+  #lines = new NdjsonParser(parseMessage);
+  /** Bytes received since the last line ended. */
+  #partialBytes = 0;
   readonly #stderr = new LineTail();
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
@@ -89,21 +96,18 @@ export class StdioTransport implements Transport {
   }
 
   #receive(chunk: Buffer): void {
-    try {
-      this.#readBuffer.append(chunk);
-    } catch (error) {
-      this.onerror?.(asError(error));
+    const lastLf = chunk.lastIndexOf(LF);
+    this.#partialBytes = lastLf === -1 ? this.#partialBytes + chunk.length : chunk.length - lastLf - 1;
+    if (this.#partialBytes > MAX_LINE_BYTES) {
+      this.#lines = new NdjsonParser(parseMessage);
+      this.#partialBytes = 0;
+      this.onerror?.(new Error(`the server sent a line longer than ${MAX_LINE_BYTES} bytes; it was dropped`));
       return;
     }
-    for (;;) {
-      try {
-        const message = this.#readBuffer.readMessage();
-        if (message === null) return;
-        this.onmessage?.(message);
-      } catch (error) {
-        // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
-        this.onerror?.(asError(error));
-      }
+    // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
+    for (const message of this.#lines.push(chunk)) {
+      if (message instanceof Error) this.onerror?.(message);
+      else this.onmessage?.(message);
     }
   }
 
@@ -132,6 +136,27 @@ export class StdioTransport implements Transport {
     untrackGroup(pid);
     await this.#exited;
   }
+}
+
+const LF = 10;
+
+/** One line: the message, or the error that says why it is not one. Never throws. */
+function parseMessage(line: string): JSONRPCMessage | Error {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return asError(error);
+  }
+  if (isEnvelope(value)) return value;
+  return new Error(`not a JSON-RPC message: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+}
+
+/** A request or notification (a method) or a response (an id), as JSON-RPC 2.0 frames them. */
+function isEnvelope(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  return message.jsonrpc === "2.0" && (typeof message.method === "string" || "id" in message);
 }
 
 function asError(error: unknown): Error {

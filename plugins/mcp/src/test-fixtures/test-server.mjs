@@ -6,6 +6,7 @@
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
 //   --startup-delay=<ms>  wait before serving (a slow starter)
 //   --crash-on-start      write two stderr lines and exit 2 before the handshake
+//   --noisy-stdout        before each call's answer, write lines that are not JSON-RPC to stdout; echo answers in upper case
 // Tools: echo, hang (never answers; `cancellations` counts the hangs the client cancelled), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
 // then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
 // `extra` and says its list changed), break-listing (tools/list fails from now on, and says it changed).
@@ -66,6 +67,10 @@ async function serve() {
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
+      if (flags.has("noisy-stdout")) {
+        process.stdout.write(`plain log line\n${JSON.stringify({ level: "info", msg: "noise" })}\n\n`);
+        if (name === "echo") return { content: [{ type: "text", text: String(args.text ?? "").toUpperCase() }] };
+      }
       switch (name) {
         case "echo":
           return { content: [{ type: "text", text: String(args.text ?? "") }] };
