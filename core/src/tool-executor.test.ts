@@ -147,6 +147,24 @@ describe("the execute path", () => {
     expect(sawAbort).toBe(true);
   });
 
+  it("starts the tool before execute returns when no gate is tapped, and once the gate has spoken otherwise", async () => {
+    let started = 0;
+    const probe = defineTool({
+      name: "probe",
+      description: "Counts its starts",
+      input: Type.Object({}),
+      execute: () => ({ output: `start ${++started}` }),
+    });
+    const { kernel } = await kernelWith(probe);
+    const ungated = kernel.execute({ name: "probe", arguments: {} });
+    expect(started).toBe(1);
+    expect(await ungated).toEqual({ output: "start 1" });
+    kernel.tools.setInterceptor(() => undefined);
+    const gated = kernel.execute({ name: "probe", arguments: {} });
+    expect(started).toBe(1);
+    expect(await gated).toEqual({ output: "start 2" });
+  });
+
   it("treats a time limit beyond setTimeout's range as none (a tool that times itself)", async () => {
     const selfTimed = (name: string, timeoutMs: number) =>
       defineTool({

@@ -35,10 +35,18 @@ export class ToolExecutor {
     return this.#report(id, call, final, performance.now() - started);
   }
 
-  async #decide(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
+  /**
+   * Validates, gates, runs. With no gate to ask, the tool starts before this returns: a parallel call's
+   * request goes out before the next call's validation runs, not after a microtask hop per call.
+   */
+  #decide(call: ToolCallInfo, options: ExecuteOptions): ToolResult | Promise<ToolResult> {
     const invalid = this.#invalidArguments(call.tool, call.arguments);
     if (invalid) return invalid;
-    const verdict = await this.#gate(call);
+    if (!this.#gated()) return this.#proceed(call, options, undefined);
+    return this.#gate(call).then((verdict) => this.#proceed(call, options, verdict));
+  }
+
+  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | null | undefined): ToolResult | Promise<ToolResult> {
     if (verdict?.action === "rewrite") {
       call.arguments = verdict.arguments;
       const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
@@ -51,10 +59,14 @@ export class ToolExecutor {
     return this.#run(call, options);
   }
 
+  #gated(): boolean {
+    return this.toolBox.interceptor !== null || this.hooks.live(this.hooks.earlyToolGates) || this.hooks.live(this.hooks.beforeToolCall);
+  }
+
   /**
    * The interception gate: the gates of stages before POLICY, then the interceptor slot (a POLICY gate
    * that comes first in its stage), then the gates of POLICY and later; the first verdict wins. A gate
-   * nobody taps costs nothing, so the usual call (no gates, maybe an interceptor) awaits at most one.
+   * nobody taps is skipped.
    */
   async #gate(call: ToolCallInfo): Promise<ToolVerdict | null | undefined> {
     const { earlyToolGates, beforeToolCall } = this.hooks;
