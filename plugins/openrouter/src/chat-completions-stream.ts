@@ -73,10 +73,10 @@ export class ChatCompletionsDecoder {
     if (!isObject(choice)) return NONE;
     const delta = isObject(choice.delta) ? choice.delta : {};
     const spoken = firstString(delta.reasoning_content, delta.reasoning);
-    const fragments = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : [];
+    const fragments: unknown[] = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : [];
+    if (fragments.length > 0) this.#details.add(fragments);
     // OpenRouter repeats `reasoning` in `reasoning_details`: show the text once, keep the details.
-    const thought = spoken ?? fragments.map((detail) => (isObject(detail) ? firstString(detail.text, detail.summary) ?? "" : "")).join("");
-    this.#details.add(fragments);
+    const thought = spoken ?? (fragments.length > 0 ? fragments.map((detail) => (isObject(detail) ? firstString(detail.text, detail.summary) ?? "" : "")).join("") : "");
     const reasoning = this.#reply.reasoning(thought);
     if (reasoning) this.#reasoningText += thought;
     const text = this.#reply.text(typeof delta.content === "string" ? delta.content : undefined);
