@@ -2,12 +2,24 @@ import { createAgent, loadProject, type Agent, type Project } from "@weft/core";
 import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
 import { UsageError } from "./command.js";
 
-export interface AgentSessionOptions {
-  cwd: string;
+/** The flags `weft run` and `weft chat` share, for `parseFlags`. */
+export const AGENT_FLAGS = {
+  model: { type: "string" },
+  effort: { type: "string" },
+  "max-iterations": { type: "string" },
+} as const;
+
+/** The parsed values of AGENT_FLAGS (and `--config`). */
+export interface AgentFlagValues {
   config?: string;
   model?: string;
   effort?: string;
-  maxIterations?: string;
+  "max-iterations"?: string;
+}
+
+export interface AgentSessionOptions {
+  cwd: string;
+  flags: AgentFlagValues;
   waitFor?: WaitFor;
   /** Sees the load's events (MCP servers starting) and every turn's. */
   feedback?: (event: FeedbackEvent) => void;
@@ -21,15 +33,16 @@ export interface AgentSession {
 
 /** The project, its toolkit and an agent on the configured (or given) model, with a session started. */
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
-  const effort = options.effort;
+  const { flags } = options;
+  const effort = flags.effort;
   if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
-  const maxIterations = options.maxIterations === undefined ? undefined : Number(options.maxIterations);
+  const maxIterations = flags["max-iterations"] === undefined ? undefined : Number(flags["max-iterations"]);
   if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations >= 0)) {
     throw new UsageError("--max-iterations must be a whole number (0 for no limit)");
   }
-  const project = await loadProject({ cwd: options.cwd, config: options.config, waitFor: options.waitFor, feedback: options.feedback, model: options.model });
+  const project = await loadProject({ cwd: options.cwd, config: flags.config, waitFor: options.waitFor, feedback: options.feedback, model: flags.model });
   try {
-    const ref = options.model ?? project.config.model;
+    const ref = flags.model ?? project.config.model;
     if (!ref) {
       throw new WeftError("CONFIG_INVALID", `no model to run: set model: provider/model in ${project.file} or pass --model provider/model`);
     }

@@ -1,6 +1,6 @@
 import { EFFORTS, errorMessage, isAbortError, type Effort } from "@weft/sdk";
 import type { Command, CommandIO } from "../command.js";
-import { openAgentSession, type AgentSession } from "../agent-session.js";
+import { AGENT_FLAGS, openAgentSession, type AgentSession } from "../agent-session.js";
 import { parseFlags } from "../project-options.js";
 import { terminalWaitFor } from "../terminal/ask-user.js";
 import { LineReader } from "../terminal/line-reader.js";
@@ -14,15 +14,12 @@ export const chatCommand: Command = {
   summary: "an interactive session with history; Ctrl-C stops the running turn",
   usage: "weft chat [--model provider/model] [--effort level] [--max-iterations n] [--config <file>]",
   async run(argv, io) {
-    const { values } = parseFlags(argv, { model: { type: "string" }, effort: { type: "string" }, "max-iterations": { type: "string" } });
+    const { values } = parseFlags(argv, AGENT_FLAGS);
     const lines = new LineReader(process.stdin, io.stderr, io.isTTY && process.stdin.isTTY === true);
     const renderer = textRenderer(io);
     const session = await openAgentSession({
       cwd: io.cwd,
-      config: values.config,
-      model: values.model,
-      effort: values.effort,
-      maxIterations: values["max-iterations"],
+      flags: values,
       waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text)),
       feedback: (event) => event.type === "mcp.status" && renderer.render(event),
     });

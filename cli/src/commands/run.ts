@@ -1,5 +1,5 @@
 import { UsageError, type Command } from "../command.js";
-import { openAgentSession } from "../agent-session.js";
+import { AGENT_FLAGS, openAgentSession } from "../agent-session.js";
 import { parseFlags } from "../project-options.js";
 import { jsonRenderer, textRenderer } from "../terminal/run-renderer.js";
 
@@ -11,21 +11,13 @@ export const runCommand: Command = {
   summary: "run one prompt through an agent on the project's model and tools, streaming the answer",
   usage: 'weft run "<prompt>" [--model provider/model] [--effort off|low|medium|high|max] [--max-iterations n] [--json] [--config <file>]',
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      model: { type: "string" },
-      effort: { type: "string" },
-      "max-iterations": { type: "string" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(argv, { ...AGENT_FLAGS, json: { type: "boolean" } });
     const prompt = positionals.join(" ").trim();
     if (!prompt) throw new UsageError("give the prompt to run");
     const renderer = values.json ? jsonRenderer(io) : textRenderer(io);
     const session = await openAgentSession({
       cwd: io.cwd,
-      config: values.config,
-      model: values.model,
-      effort: values.effort,
-      maxIterations: values["max-iterations"],
+      flags: values,
       feedback: (event) => event.type === "mcp.status" && renderer.render(event),
     });
     const controller = new AbortController();
