@@ -48,7 +48,10 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
   const load = new AbortController();
   const stopLoad = () => load.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stopLoad, { once: true });
-  const timer = options.deadline === undefined ? undefined : setTimeout(() => load.abort(deadlineError(options.deadline!, kernel)), options.deadline);
+  // Looks up services (the MCP host) for status and deadline errors; disposed with the kernel.
+  const services = kernel.scope("toolkit");
+  const mcp = () => (services.has("mcp") ? services.need("mcp") : undefined);
+  const timer = options.deadline === undefined ? undefined : setTimeout(() => load.abort(deadlineError(options.deadline!, kernel, mcp())), options.deadline);
   try {
     const stopped = new Promise<never>((_, reject) => {
       const fail = () => reject(toLoadError(load.signal.reason, kernel));
@@ -66,8 +69,6 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
     options.signal?.removeEventListener("abort", stopLoad);
   }
   const prompt = await kernel.buildPrompt();
-  // Looks up services (the MCP host) for status; disposed with the kernel.
-  const services = kernel.scope("toolkit");
   return {
     kernel,
     prompt,
@@ -76,8 +77,8 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
       return kernel.tools.list();
     },
     execute: (call, executeOptions) => kernel.execute(call, executeOptions),
-    mcpStatus: () => (services.has("mcp") ? services.need("mcp").status() : []),
-    mcp: () => (services.has("mcp") ? services.need("mcp") : undefined),
+    mcpStatus: () => mcp()?.status() ?? [],
+    mcp,
     toOpenAI: () => toOpenAITools(kernel.tools.list()),
     toAnthropic: () => toAnthropicTools(kernel.tools.list()),
     close: () => kernel.close(),
@@ -124,18 +125,12 @@ async function importFrom(name: string, dirs: string[]) {
   throw firstError;
 }
 
-function deadlineError(deadline: number, kernel: Kernel): WeftError {
-  const loading = kernel.loading().map((plugin) => (plugin === "@weft/plugin-mcp" ? `${plugin} (servers ${startingServers(kernel)})` : plugin));
+function deadlineError(deadline: number, kernel: Kernel, mcp: McpHost | undefined): WeftError {
+  // The MCP servers still starting, by name: what the user has to look at.
+  const starting = mcp?.status().filter((status) => status.state === "starting").map((status) => status.name) ?? [];
+  const loading = kernel.loading().map((plugin) => (plugin === "@weft/plugin-mcp" ? `${plugin} (servers ${starting.join(", ") || "(none)"})` : plugin));
   const what = loading.length > 0 ? `still loading: ${loading.join(", ")}` : "still loading plugins";
   return new WeftError("DEADLINE_EXCEEDED", `the toolkit did not load within its deadline of ${deadline} ms (${what}); everything started was stopped`);
-}
-
-/** The MCP servers still starting, by name, for a deadline error. */
-function startingServers(kernel: Kernel): string {
-  const lookup = kernel.scope("deadline");
-  const starting = lookup.has("mcp") ? lookup.need("mcp").status().filter((status) => status.state === "starting").map((status) => status.name) : [];
-  void lookup.dispose();
-  return starting.join(", ") || "(none)";
 }
 
 function toLoadError(reason: unknown, kernel: Kernel): Error {
