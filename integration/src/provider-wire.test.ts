@@ -14,6 +14,11 @@ import { anthropicWireProblems, chatCompletionsWireProblems, ollamaWireProblems 
 
 type Json = Record<string, any>;
 
+/** OpenAI-compatible and Ollama carry text and tool results as role messages alike. */
+const roleMessagesAsText = (body: Json) => body.messages.map((message: Json) => ({ role: message.role, text: message.content }));
+const roleToolResults = (body: Json) =>
+  body.messages.filter((message: Json) => message.role === "tool").map((message: Json) => ({ content: message.content, isError: false }));
+
 const PROMPT = "You are a careful release assistant.";
 const NOTES = "Release 2.0 ships on Friday. ".repeat(40);
 const TODO = "- update the changelog\n".repeat(50);
@@ -102,8 +107,8 @@ const cases: ProviderCase[] = [
     reply: chatCompletionsReply,
     callId: (n) => `call_${n}`,
     problems: chatCompletionsWireProblems,
-    plain: (body) => body.messages.map((message: Json) => ({ role: message.role, text: message.content })),
-    toolResults: (body) => body.messages.filter((message: Json) => message.role === "tool").map((message: Json) => ({ content: message.content, isError: false })),
+    plain: roleMessagesAsText,
+    toolResults: roleToolResults,
     afterCompaction: {
       messages: [
         { role: "system", content: PROMPT },
@@ -127,8 +132,8 @@ const cases: ProviderCase[] = [
     // Ollama usually names no call: weft makes ids up and never sends them back.
     callId: () => undefined,
     problems: ollamaWireProblems,
-    plain: (body) => body.messages.map((message: Json) => ({ role: message.role, text: message.content })),
-    toolResults: (body) => body.messages.filter((message: Json) => message.role === "tool").map((message: Json) => ({ content: message.content, isError: false })),
+    plain: roleMessagesAsText,
+    toolResults: roleToolResults,
     afterCompaction: {
       messages: [
         { role: "system", content: PROMPT },
