@@ -33,4 +33,24 @@ describe("weft-plugin-dice", () => {
       metadata: { faces: [4, 1, 6], total: 11 },
     });
   });
+
+  it("publishes the descriptions and schemas the model reads", async () => {
+    const kernel = await createTestKernel([dice]);
+    expect(kernel.tools.list().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).toEqual([
+      { name: "coin_flip", description: "Flip a fair coin and say heads or tails.", inputSchema: { type: "object", properties: {} } },
+      {
+        name: "dice_roll",
+        description: "Roll dice and return each face and the total. Use it whenever the user asks for a random roll.",
+        inputSchema: {
+          type: "object",
+          required: ["sides"],
+          properties: {
+            sides: { type: "integer", minimum: 2, maximum: 1000, description: "Faces per die, e.g. 6 or 20" },
+            count: { type: "integer", minimum: 1, maximum: 100, description: "How many dice (default 1)" },
+          },
+        },
+      },
+    ]);
+    await kernel.close();
+  });
 });
