@@ -1,6 +1,6 @@
 import { Compile } from "typebox/compile";
 import type { TSchema } from "typebox";
-import type { Tool } from "@weft/sdk";
+import type { ToolDescriptor } from "@weft/sdk";
 
 type Validator = ReturnType<typeof Compile>;
 
@@ -12,13 +12,13 @@ export class ArgumentValidator {
   readonly #compiled = new WeakMap<object, Validator>();
 
   /** The problems with `args`, one line per failing path; empty when they are valid. */
-  problems(tool: Tool<any>, args: Record<string, unknown>): string[] {
+  problems(tool: Pick<ToolDescriptor, "inputSchema">, args: Record<string, unknown>): string[] {
     const validator = this.#validator(tool);
     if (validator.Check(args)) return [];
     return [...validator.Errors(args)].map((error) => `${error.instancePath || "(arguments)"}: ${error.message}`);
   }
 
-  #validator(tool: Tool<any>): Validator {
+  #validator(tool: Pick<ToolDescriptor, "inputSchema">): Validator {
     let validator = this.#compiled.get(tool.inputSchema);
     if (!validator) {
       validator = Compile(tool.inputSchema as TSchema);

@@ -1,136 +1,125 @@
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from "tapable";
-import { Stage } from "@weft/sdk";
-import type {
-  ChatRequest,
-  CompactionState,
-  FeedbackEvent,
-  HookFacade,
-  HookFacades,
-  Logger,
-  ModelCallInfo,
-  ProviderRegistrar,
-  TapOptions,
-  ToolCallInfo,
-  ToolRegistrar,
-  ToolResult,
-  ToolVerdict,
-} from "@weft/sdk";
-
-/** What `live` reads of a tapable hook (tapable does not export its base class). */
-interface TappedHook {
-  readonly taps: readonly unknown[];
-  readonly interceptors: readonly unknown[];
-}
+import { HookFailedError } from "@weft/sdk";
+import type { HookContext, HookFacades, HookKind, Logger, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
+import { HookPoint, type TapRecord } from "./hook-point.js";
 
 /**
- * The kernel's tapable hooks. Only the kernel calls them; plugins get facades from `facadesFor`.
- * `beforeToolCall` is two hooks around the kernel's interceptor slot (`toolBox.setInterceptor`), a
- * POLICY-stage gate that comes first in its stage: `earlyToolGates` holds the gates of earlier stages,
- * `beforeToolCall` those of POLICY and later.
+ * The hooks of one scope level: the kernel's, or a session's (`child()`), whose points run the
+ * kernel's taps and then its own. Only the kernel and sessions call them; plugins get facades.
  */
 export class HookSet {
-  readonly providers = new AsyncSeriesHook<[]>([]);
-  readonly tools = new AsyncSeriesHook<[]>([]);
-  readonly prompt = new AsyncSeriesWaterfallHook<[string[]]>(["sections"]);
-  readonly beforeModelCall = new AsyncSeriesWaterfallHook<[ChatRequest, ModelCallInfo]>(["request", "info"]);
-  readonly earlyToolGates = new AsyncSeriesBailHook<[ToolCallInfo], ToolVerdict | undefined>(["call"]);
-  readonly beforeToolCall = new AsyncSeriesBailHook<[ToolCallInfo], ToolVerdict | undefined>(["call"]);
-  readonly afterToolCall = new AsyncSeriesWaterfallHook<[ToolResult, ToolCallInfo]>(["result", "call"]);
-  readonly compact = new AsyncSeriesWaterfallHook<[CompactionState]>(["state"]);
-  readonly feedback = new SyncHook<[FeedbackEvent]>(["event"]);
-  /** The owners of each hook's facade taps, one entry a tap. */
-  readonly #owners = new Map<TappedHook, TapOwner[]>();
+  readonly providers: HookPoint;
+  readonly tools: HookPoint;
+  readonly prompt: HookPoint;
+  readonly beforeModelCall: HookPoint;
+  readonly beforeToolCall: HookPoint;
+  readonly afterToolCall: HookPoint;
+  readonly compact: HookPoint;
+  readonly feedback: HookPoint;
 
-  constructor() {
+  /** `gateFirst`: the interceptor slot, run first in the gate (at the POLICY stage). */
+  constructor(parent?: HookSet, gateFirst?: () => TapRecord | undefined) {
+    const point = (name: keyof HookSet & string, kind: HookKind, args: string[], first?: () => TapRecord | undefined) =>
+      new HookPoint(name, kind, args, parent?.[name] as HookPoint | undefined, first);
+    this.providers = point("providers", "series", []);
+    this.tools = point("tools", "series", []);
+    this.prompt = point("prompt", "waterfall", ["sections", "context"]);
+    this.beforeModelCall = point("beforeModelCall", "waterfall", ["request", "info", "context"]);
+    this.beforeToolCall = point("beforeToolCall", "bail", ["call", "context"], gateFirst);
+    this.afterToolCall = point("afterToolCall", "waterfall", ["result", "call", "context"]);
+    this.compact = point("compact", "waterfall", ["state", "context"]);
+    this.feedback = point("feedback", "sync", ["event", "context"]);
     Object.freeze(this);
   }
 
-  /**
-   * Whether calling `hook` could do anything: some tap belongs to an owner still open (or was made
-   * without a facade). Callers skip a hook that answers no, which is what tapable would have done
-   * at a higher price (a compiled call, a promise, a closed owner's pass-through per tap).
-   */
-  live(hook: TappedHook): boolean {
-    if (hook.interceptors.length > 0) return true;
-    const owners = this.#owners.get(hook);
-    if (!owners) return hook.taps.length > 0;
-    if (hook.taps.length > owners.length) return true;
-    for (const owner of owners) if (owner.active) return true;
-    return false;
-  }
-
-  /** Records a facade tap's owner; the tap itself is made by the caller. */
-  ownedBy(hook: TappedHook, owner: TapOwner): void {
-    const owners = this.#owners.get(hook);
-    if (owners) owners.push(owner);
-    else this.#owners.set(hook, [owner]);
+  child(): HookSet {
+    return new HookSet(this);
   }
 }
 
-/** The scope a facade taps for. Tapable cannot untap, so taps consult `active` on every call. */
+/** The scope a facade taps for; what it taps is removed when the scope is disposed. */
 export interface TapOwner {
   readonly name: string;
-  readonly active: boolean;
   readonly tools: ToolRegistrar;
   readonly providerRegistrar: ProviderRegistrar;
   readonly logger: Logger;
   /** Taps `providers`/`tools`, or runs the contribution at once when the kernel is already ready. */
-  contribute(hook: AsyncSeriesHook<[]>, stage: number, run: () => Promise<void>): void;
+  contribute(point: HookPoint, stage: number, run: () => Promise<void>): void;
+  /** Keeps a tap until the owner is disposed. */
+  own(untap: () => void): void;
   onClose(fn: () => unknown): void;
 }
 
-type AnyFn = (...args: any[]) => any;
+type TapFn = (...args: never[]) => unknown;
 
-function parseTap(first: TapOptions | AnyFn, second?: AnyFn): { stage: number; fn: AnyFn } {
-  return typeof first === "function" ? { stage: 0, fn: first } : { stage: first.stage ?? 0, fn: second! };
+function parseTap(first: TapOptions | TapFn, second?: TapFn): { stage: number; fn: TapFn } {
+  if (typeof first === "function") return { stage: 0, fn: first };
+  if (!second) throw new TypeError("tap(options, fn) needs a function");
+  return { stage: first.stage ?? 0, fn: second };
 }
 
-function facade<A extends unknown[], R>(register: (stage: number, fn: AnyFn) => void): HookFacade<A, R> {
+type Facade = { kind: HookKind; tap(first: TapOptions | TapFn, second?: TapFn): void };
+
+function facade(kind: HookKind, register: (stage: number, fn: TapFn) => void): Facade {
   return {
-    tap(first: TapOptions | AnyFn, second?: AnyFn) {
+    kind,
+    tap(first, second) {
       const { stage, fn } = parseTap(first, second);
       register(stage, fn);
     },
   };
 }
 
-export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
-  const tap = { name: owner.name };
-  // A closed owner's waterfall tap hands its input on unchanged; its bail tap abstains.
-  const waterfall = (hook: AsyncSeriesWaterfallHook<any, any>) =>
-    facade<any, any>((stage, fn) => {
-      hooks.ownedBy(hook, owner);
-      hook.tapPromise({ ...tap, stage }, async (...args: unknown[]) => (owner.active ? fn(...args) : args[0]));
-    });
-  return {
-    providers: facade((stage, fn) => owner.contribute(hooks.providers, stage, async () => fn(owner.providerRegistrar))),
-    tools: facade((stage, fn) => owner.contribute(hooks.tools, stage, async () => fn(owner.tools))),
-    prompt: waterfall(hooks.prompt),
-    beforeModelCall: waterfall(hooks.beforeModelCall),
-    beforeToolCall: facade((stage, fn) => {
-      const hook = stage < Stage.POLICY ? hooks.earlyToolGates : hooks.beforeToolCall;
-      hooks.ownedBy(hook, owner);
-      hook.tapPromise({ ...tap, stage }, async (call) => (owner.active ? fn(call) : undefined));
-    }),
-    afterToolCall: waterfall(hooks.afterToolCall),
-    compact: waterfall(hooks.compact),
-    feedback: facade((stage, fn) => {
-      hooks.ownedBy(hooks.feedback, owner);
-      hooks.feedback.tap({ ...tap, stage }, (event) => observe(owner, fn, event));
-    }),
-    close: facade((_stage, fn) => owner.onClose(fn)),
+/** A tap that throws becomes a HookFailedError naming the hook and the plugin. */
+export function failingLoudly(point: HookPoint, owner: string, fn: TapFn): TapRecord["fn"] {
+  const run = fn as (...args: unknown[]) => unknown;
+  return async (...args: unknown[]) => {
+    try {
+      return await run(...args);
+    } catch (error) {
+      throw new HookFailedError(point.name, owner, error);
+    }
   };
 }
 
+export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
+  const tapped = (point: HookPoint) =>
+    facade(point.kind, (stage, fn) => owner.own(point.add({ owner: owner.name, stage, fn: failingLoudly(point, owner.name, fn) })));
+  const facades = {
+    providers: facade("series", (stage, fn) =>
+      owner.contribute(hooks.providers, stage, async () => void (await (fn as (registrar: ProviderRegistrar) => unknown)(owner.providerRegistrar))),
+    ),
+    tools: facade("series", (stage, fn) =>
+      owner.contribute(hooks.tools, stage, async () => void (await (fn as (registrar: ToolRegistrar) => unknown)(owner.tools))),
+    ),
+    prompt: tapped(hooks.prompt),
+    beforeModelCall: tapped(hooks.beforeModelCall),
+    beforeToolCall: tapped(hooks.beforeToolCall),
+    afterToolCall: tapped(hooks.afterToolCall),
+    compact: tapped(hooks.compact),
+    feedback: facade("sync", (stage, fn) =>
+      owner.own(hooks.feedback.add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown) })),
+    ),
+    close: facade("series", (_stage, fn) => owner.onClose(fn as () => unknown)),
+  };
+  // The facades' tap signatures are the sdk's typed overloads over these untyped registrations.
+  return facades as unknown as HookFacades;
+}
+
 // An observer's failure is logged and never reaches the code that emitted the event.
-function observe(owner: TapOwner, fn: AnyFn, event: FeedbackEvent): void {
-  if (!owner.active) return;
+function observing(owner: TapOwner, fn: (...args: unknown[]) => unknown): TapRecord["fn"] {
   const report = (error: unknown) =>
     owner.logger.error(`feedback observer of ${owner.name} failed: ${error instanceof Error ? error.message : String(error)}`);
-  try {
-    const returned = fn(event);
-    if (returned instanceof Promise) returned.catch(report);
-  } catch (error) {
-    report(error);
-  }
+  return (...args: unknown[]) => {
+    try {
+      const returned = fn(...args);
+      if (returned instanceof Promise) returned.catch(report);
+    } catch (error) {
+      report(error);
+    }
+  };
+}
+
+/** The context of a call made on the kernel itself, outside any session. */
+export function kernelContext(caller: string): HookContext {
+  return { turn: 0, caller };
 }

@@ -91,6 +91,6 @@ describe("kernel", () => {
     }
     await kernel.close();
     expect(order).toEqual(["third:disposer", "third:close-tap", "second:disposer", "second:close-tap", "first:disposer", "first:close-tap"]);
-    await expect(kernel.execute({ name: "x", arguments: {} })).rejects.toMatchObject({ code: "KERNEL_CLOSED" });
+    expect(await kernel.execute({ name: "x", arguments: {} })).toEqual({ output: "x could not run: the kernel is closed", isError: true, metadata: { closed: true } });
   });
 });

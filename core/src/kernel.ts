@@ -1,13 +1,16 @@
 import { Value } from "typebox/value";
-import { PLUGIN_API_VERSION, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
+import { PLUGIN_API_VERSION, Stage, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
 import type {
   ChatModel,
   ChatRequest,
   CompactionState,
   Disposer,
+  HookContext,
   ExecuteOptions,
   FeedbackEvent,
   Kernel,
+  KernelSession,
+  KernelSessionOptions,
   Logger,
   ModelSpec,
   Plugin,
@@ -15,12 +18,17 @@ import type {
   Provider,
   ToolCallRequest,
   ToolResult,
+  ToolVerdictFn,
 } from "@weft/sdk";
 import type { TSchema } from "typebox";
-import { HookSet } from "./hook-set.js";
+import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
+import type { TapRecord } from "./hook-point.js";
+import { HookSet, failingLoudly, kernelContext } from "./hook-set.js";
 import { PluginOptionsError } from "./plugin-options-error.js";
 import { withDefaults } from "./schema-defaults.js";
 import { Scope } from "./scope.js";
+import { ServiceRegistry } from "./service-registry.js";
+import { SessionScope, closedResult } from "./session-scope.js";
 import { ToolBox } from "./tool-box.js";
 import { ToolExecutor } from "./tool-executor.js";
 
@@ -39,12 +47,15 @@ interface Applied {
 class WeftKernel implements Kernel {
   readonly logger: Logger;
   readonly tools: ToolBox;
-  readonly #hookSet = new HookSet();
+  readonly #hookSet: HookSet;
   readonly #executor: ToolExecutor;
   readonly #providers = new Map<string, Provider[]>();
-  readonly #services = new Map<string, unknown>();
+  readonly #services = new ServiceRegistry();
   readonly #applied: Applied[] = [];
-  readonly #scopes = new Set<Scope>();
+  /** Plugin scopes and sessions, in the order they opened. */
+  readonly #scopes = new Set<Scope | SessionScope>();
+  /** The `setInterceptor` slot: a gate tap at the POLICY stage, first in it. */
+  #interceptor: TapRecord | undefined;
   readonly #loading: string[] = [];
   readonly #app: Scope;
   readonly #baseDir: string;
@@ -55,8 +66,9 @@ class WeftKernel implements Kernel {
   constructor(options: KernelOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.#baseDir = options.baseDir ?? process.cwd();
-    this.tools = new ToolBox();
-    this.#executor = new ToolExecutor(this.tools, this.#hookSet, (event) => this.emit(event));
+    this.#hookSet = new HookSet(undefined, () => this.#interceptor);
+    this.tools = new ToolBox((fn) => this.#setInterceptor(fn));
+    this.#executor = new ToolExecutor({ tools: this.tools, hooks: this.#hookSet, emit: (event, context) => this.#emitIn(event, context) });
     this.#app = this.scope("app");
   }
 
@@ -131,7 +143,8 @@ class WeftKernel implements Kernel {
     const kernel = this;
     const scope = new Scope(name, {
       hooks: this.#hookSet,
-      toolBox: this.tools,
+      addTool: (tool, source) => this.tools.add(tool, source),
+      toolView: this.tools,
       logger: this.logger,
       baseDir: this.#baseDir,
       services: this.#services,
@@ -139,16 +152,37 @@ class WeftKernel implements Kernel {
         return kernel.#isReady;
       },
       addProvider: (provider, owner) => this.#addProvider(provider, owner),
-      beginContribution: (owner) => {
-        this.#loading.push(owner);
-        return () => void this.#loading.splice(this.#loading.indexOf(owner), 1);
-      },
-      emit: (event) => this.emit(event),
-      execute: (call, options) => this.execute(call, options),
+      beginContribution: (owner) => this.#beginContribution(owner),
+      emit: (event, caller) => this.#emitIn(event, kernelContext(caller)),
+      execute: (call, options, caller) => this.#execute(call, options, caller),
       forget: (disposed) => this.#scopes.delete(disposed),
     });
     this.#scopes.add(scope);
     return scope;
+  }
+
+  async session(options: KernelSessionOptions = {}): Promise<KernelSession> {
+    this.#assertOpen();
+    await this.ready();
+    const kernel = this;
+    const session = new SessionScope(
+      {
+        hooks: this.#hookSet,
+        tools: this.tools,
+        services: this.#services,
+        logger: this.logger,
+        baseDir: this.#baseDir,
+        get closed() {
+          return kernel.#closed;
+        },
+        addProvider: (provider, owner) => this.#addProvider(provider, owner),
+        beginContribution: (owner) => this.#beginContribution(owner),
+        forget: (disposed) => this.#scopes.delete(disposed),
+      },
+      options,
+    );
+    this.#scopes.add(session);
+    return session;
   }
 
   async createModel(ref: string | ModelSpec): Promise<ChatModel> {
@@ -172,31 +206,51 @@ class WeftKernel implements Kernel {
     return [...this.#providers.keys()].sort();
   }
 
-  async execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult> {
-    this.#assertOpen();
-    if (!this.#isReady) await this.ready();
-    return this.#executor.execute(call, options);
+  execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult> {
+    return this.#execute(call, options, "app");
   }
 
-  // These run before every model call and on every event: a hook nobody (still open) taps is skipped.
-  async buildPrompt(base = ""): Promise<string> {
-    if (!this.#hookSet.live(this.#hookSet.prompt)) return base;
-    const sections = await this.#hookSet.prompt.promise(base ? [base] : []);
-    return sections.filter((section) => section.length > 0).join("\n\n");
+  async #execute(call: ToolCallRequest, options: ExecuteOptions | undefined, caller: string): Promise<ToolResult> {
+    if (this.#closed) return closedResult(call.name, "the kernel is closed");
+    if (!this.#isReady) {
+      try {
+        await this.ready();
+      } catch (error) {
+        return closedResult(call.name, `the kernel could not get ready: ${errorMessage(error)}`);
+      }
+    }
+    return this.#executor.execute(call, options ?? {}, kernelContext(caller));
+  }
+
+  buildPrompt(base = ""): Promise<string> {
+    return buildPrompt(this.#hookSet, base, kernelContext("app"));
   }
 
   prepareRequest(request: ChatRequest, model: ChatModel): Promise<ChatRequest> {
-    if (!this.#hookSet.live(this.#hookSet.beforeModelCall)) return Promise.resolve(request);
-    return this.#hookSet.beforeModelCall.promise(request, { model });
+    return prepareRequest(this.#hookSet, request, model, kernelContext("app"));
   }
 
   compact(state: CompactionState): Promise<CompactionState> {
-    if (!this.#hookSet.live(this.#hookSet.compact)) return Promise.resolve(state);
-    return this.#hookSet.compact.promise(state);
+    return compact(this.#hookSet, state, kernelContext("app"));
   }
 
   emit(event: FeedbackEvent): void {
-    if (this.#hookSet.live(this.#hookSet.feedback)) this.#hookSet.feedback.call(event);
+    this.#emitIn(event, kernelContext("app"));
+  }
+
+  #emitIn(event: FeedbackEvent, context: HookContext): void {
+    if (this.#hookSet.feedback.live) this.#hookSet.feedback.call(event, context);
+  }
+
+  #setInterceptor(fn: ToolVerdictFn | null): void {
+    const gate = this.#hookSet.beforeToolCall;
+    this.#interceptor = fn ? { owner: "interceptor", stage: Stage.POLICY, fn: failingLoudly(gate, "interceptor", fn) } : undefined;
+    gate.changed();
+  }
+
+  #beginContribution(owner: string): () => void {
+    this.#loading.push(owner);
+    return () => void this.#loading.splice(this.#loading.indexOf(owner), 1);
   }
 
   async close(): Promise<void> {

@@ -1,45 +1,48 @@
-import type { AsyncSeriesHook } from "tapable";
 import { WeftError, errorMessage, isWeftError } from "@weft/sdk";
 import type {
+  AnyTool,
   Disposer,
   ExecuteOptions,
   FeedbackEvent,
   HookFacades,
   Logger,
+  ProvideOptions,
   Provider,
   ProviderRegistrar,
   Scope as ScopeContract,
   ToolCallRequest,
   ToolRegistrar,
   ToolResult,
+  ToolSource,
   WeftServices,
 } from "@weft/sdk";
+import type { HookPoint } from "./hook-point.js";
 import { facadesFor, type HookSet, type TapOwner } from "./hook-set.js";
-import type { ToolBox } from "./tool-box.js";
+import type { ServiceRegistry } from "./service-registry.js";
+import type { ToolView } from "./tool-executor.js";
 
-/** Which plugin publishes each first-party service, for the error that says what to enable. */
-const SERVICE_PLUGINS: Record<string, string> = { mcp: "@weft/plugin-mcp" };
-
-/** What a scope needs from its kernel. */
+/** What a scope needs from the level it belongs to: the kernel, or a session. */
 export interface ScopeHost {
   readonly hooks: HookSet;
-  readonly toolBox: ToolBox;
+  /** Where the scope's tools go (the kernel's registry, or a session's overlay) and what it sees. */
+  addTool(tool: AnyTool, source: ToolSource): Disposer;
+  readonly toolView: ToolView;
   readonly logger: Logger;
   readonly baseDir: string;
-  readonly services: Map<string, unknown>;
+  readonly services: ServiceRegistry;
   readonly isReady: boolean;
   addProvider(provider: Provider, owner: string): Disposer;
   /** Marks a contribution of `owner` as running until the returned function is called. */
   beginContribution(owner: string): () => void;
-  emit(event: FeedbackEvent): void;
-  execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
-  /** Called once when the scope is disposed, so the kernel stops tracking it. */
+  emit(event: FeedbackEvent, caller: string): void;
+  execute(call: ToolCallRequest, options: ExecuteOptions | undefined, caller: string): Promise<ToolResult>;
+  /** Called once when the scope is disposed, so its level stops tracking it. */
   forget(scope: Scope): void;
 }
 
 /**
  * Everything one plugin (or session) contributed: its taps, tools, providers, services and teardown.
- * `dispose()` takes it all back, last in first out, and silences its taps.
+ * `dispose()` takes it all back, last in first out; its taps are removed, not just silenced.
  */
 export class Scope implements ScopeContract, TapOwner {
   readonly hooks: HookFacades;
@@ -47,6 +50,7 @@ export class Scope implements ScopeContract, TapOwner {
   readonly providerRegistrar: ProviderRegistrar;
   #active = true;
   readonly #teardown: (() => unknown)[] = [];
+  readonly #taps: (() => void)[] = [];
   readonly #pending: Promise<void>[] = [];
 
   constructor(
@@ -54,11 +58,11 @@ export class Scope implements ScopeContract, TapOwner {
     private readonly host: ScopeHost,
   ) {
     this.tools = {
-      add: (tool) => this.#track(host.toolBox.add(tool, { kind: "pack", id: name })),
-      get: (toolName) => host.toolBox.get(toolName),
-      list: () => host.toolBox.list(),
+      add: (tool) => this.track(host.addTool(tool, { kind: "pack", id: name })),
+      get: (toolName) => host.toolView.get(toolName),
+      list: () => host.toolView.list(),
     };
-    this.providerRegistrar = { add: (provider) => this.#track(host.addProvider(provider, name)) };
+    this.providerRegistrar = { add: (provider) => this.track(host.addProvider(provider, name)) };
     this.hooks = facadesFor(host.hooks, this);
   }
 
@@ -72,7 +76,7 @@ export class Scope implements ScopeContract, TapOwner {
     return this.host.baseDir;
   }
 
-  contribute(hook: AsyncSeriesHook<[]>, stage: number, run: () => Promise<void>): void {
+  contribute(point: HookPoint, stage: number, run: () => Promise<void>): void {
     const guarded = async () => {
       if (!this.#active) return;
       const finished = this.host.beginContribution(this.name);
@@ -87,7 +91,12 @@ export class Scope implements ScopeContract, TapOwner {
       }
     };
     if (this.host.isReady) this.#pending.push(guarded());
-    else hook.tapPromise({ name: this.name, stage }, guarded);
+    else this.own(point.add({ owner: this.name, stage, fn: guarded }));
+  }
+
+  own(untap: () => void): void {
+    if (this.#active) this.#taps.push(untap);
+    else untap();
   }
 
   /** Waits for contributions made after the kernel was ready. */
@@ -99,18 +108,12 @@ export class Scope implements ScopeContract, TapOwner {
     this.#teardown.push(fn);
   }
 
-  provide<K extends keyof WeftServices>(name: K, service: WeftServices[K]): void {
-    this.host.services.set(name, service);
-    this.#teardown.push(() => this.host.services.get(name) === service && this.host.services.delete(name));
+  provide<K extends keyof WeftServices>(name: K, service: WeftServices[K], options: ProvideOptions = {}): void {
+    this.#teardown.push(this.host.services.provide(name, service, this.name, options.replaces === true));
   }
 
   need<K extends keyof WeftServices>(name: K): WeftServices[K] {
-    if (!this.host.services.has(name)) {
-      const plugin = SERVICE_PLUGINS[name];
-      const hint = plugin ? `enable ${plugin} (plugins: [${plugin.replace("@weft/plugin-", "")}])` : "enable the plugin that provides it";
-      throw new WeftError("SERVICE_MISSING", `${this.name} needs the "${name}" service: ${hint}`);
-    }
-    return this.host.services.get(name) as WeftServices[K];
+    return needService(this.host.services, name, this.name);
   }
 
   has(name: keyof WeftServices): boolean {
@@ -118,11 +121,11 @@ export class Scope implements ScopeContract, TapOwner {
   }
 
   emit(event: FeedbackEvent): void {
-    this.host.emit(event);
+    this.host.emit(event, this.name);
   }
 
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult> {
-    return this.host.execute(call, options);
+    return this.host.execute(call, options, this.name);
   }
 
   /** Runs teardown in reverse order; a failing step is logged and the rest still run. */
@@ -130,6 +133,7 @@ export class Scope implements ScopeContract, TapOwner {
     if (!this.#active) return;
     this.#active = false;
     this.host.forget(this);
+    for (const untap of this.#taps.splice(0)) untap();
     await Promise.allSettled(this.#pending);
     for (const step of this.#teardown.splice(0).reverse()) {
       try {
@@ -140,7 +144,8 @@ export class Scope implements ScopeContract, TapOwner {
     }
   }
 
-  #track(dispose: Disposer): Disposer {
+  /** Runs `dispose` with the scope's teardown unless it ran before; the returned disposer runs it early. */
+  track(dispose: Disposer): Disposer {
     let done = false;
     const once = async () => {
       if (done) return;
@@ -150,4 +155,12 @@ export class Scope implements ScopeContract, TapOwner {
     this.#teardown.push(once);
     return once;
   }
+}
+
+/** A service by name; SERVICE_MISSING names who needs it. */
+export function needService<K extends keyof WeftServices>(services: ServiceRegistry, name: K, who: string): WeftServices[K] {
+  if (!services.has(name)) {
+    throw new WeftError("SERVICE_MISSING", `${who} needs the "${name}" service: enable the plugin that provides it`);
+  }
+  return services.get(name) as WeftServices[K];
 }

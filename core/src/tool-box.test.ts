@@ -23,10 +23,20 @@ describe("ToolBox", () => {
     box.add(tool("read", "original"), source);
     const dispose = box.add(tool("read", "replacement"), { kind: "skill", id: "s" });
     expect(box.list()).toHaveLength(1);
-    expect(await box.get("read")!.execute({}, {} as never)).toEqual({ output: "replacement" });
+    expect(box.get("read")?.source).toEqual({ kind: "skill", id: "s" });
     await dispose();
     await dispose();
-    expect(await box.get("read")!.execute({}, {} as never)).toEqual({ output: "original" });
+    expect(box.get("read")?.source).toEqual(source);
+  });
+
+  it("hands out descriptors that cannot run the tool", () => {
+    const box = new ToolBox();
+    box.add(tool("read"), source);
+    const described = box.get("read");
+    expect(described).toEqual({ name: "read", description: "the read tool", inputSchema: { type: "object", properties: {} }, source });
+    expect(Object.isFrozen(described)).toBe(true);
+    expect(box.list().every((listed) => !("execute" in listed))).toBe(true);
+    expect(box.registrations().every((listed) => !("execute" in listed))).toBe(true);
   });
 
   it("refuses an invalid name", () => {

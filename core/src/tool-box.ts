@@ -1,8 +1,26 @@
 import { WeftError, validToolName } from "@weft/sdk";
-import type { Disposer, RegisteredTool, Tool, ToolSource, ToolBox as ToolBoxContract, ToolVerdictFn } from "@weft/sdk";
+import type { AnyTool, Disposer, ToolBox as ToolBoxContract, ToolDescriptor, ToolSource, ToolVerdictFn } from "@weft/sdk";
+
+/**
+ * The runnable tool behind each descriptor. Module-private: no public handle reaches a tool's
+ * `execute`, so the execute path (and its gate) is the only way to run one.
+ */
+const runnable = new WeakMap<ToolDescriptor, AnyTool>();
+
+/** For the execute path only. */
+export function runnableOf(descriptor: ToolDescriptor): AnyTool | undefined {
+  return runnable.get(descriptor);
+}
+
+function describe(tool: AnyTool, source: ToolSource): ToolDescriptor {
+  const { execute: _execute, ...rest } = tool;
+  const descriptor: ToolDescriptor = Object.freeze({ ...rest, source: tool.source ?? source });
+  runnable.set(descriptor, tool);
+  return descriptor;
+}
 
 interface Entry {
-  tool: RegisteredTool;
+  tool: ToolDescriptor;
   /** Registration order across all names. */
   order: number;
 }
@@ -16,19 +34,21 @@ interface Entry {
  */
 export class ToolBox implements ToolBoxContract {
   readonly #stacks = new Map<string, Entry[]>();
-  #sorted: RegisteredTool[] | undefined;
-  #interceptor: ToolVerdictFn | null = null;
+  #sorted: ToolDescriptor[] | undefined;
   #added = 0;
   readonly #disabled = new Map<string, number>();
 
-  add(tool: Tool<any>, source: ToolSource): Disposer {
+  /** `setInterceptor` taps the gate through this; the kernel wires it. */
+  constructor(private readonly intercept: (fn: ToolVerdictFn | null) => void = () => {}) {}
+
+  add(tool: AnyTool, source: ToolSource): Disposer {
     if (!validToolName(tool.name)) {
       throw new WeftError(
         "TOOL_NAME_INVALID",
         `invalid tool name "${tool.name}": use 1-64 letters, digits, "_" or "-" (sanitizeToolName makes one)`,
       );
     }
-    const entry: Entry = { tool: { ...tool, source: tool.source ?? source } as RegisteredTool, order: this.#added++ };
+    const entry: Entry = { tool: describe(tool, source), order: this.#added++ };
     const stack = this.#stacks.get(tool.name) ?? [];
     stack.push(entry);
     this.#stacks.set(tool.name, stack);
@@ -36,27 +56,27 @@ export class ToolBox implements ToolBoxContract {
     return () => this.#remove(tool.name, entry);
   }
 
-  get(name: string): RegisteredTool | undefined {
+  get(name: string): ToolDescriptor | undefined {
     if (this.#disabled.has(name)) return undefined;
     const stack = this.#stacks.get(name);
     return stack?.[stack.length - 1]?.tool;
   }
 
-  list(): RegisteredTool[] {
+  list(): ToolDescriptor[] {
     this.#sorted ??= [...this.#stacks.values()]
-      .map((stack) => stack[stack.length - 1].tool)
+      .flatMap((stack) => stack.at(-1)?.tool ?? [])
       .filter((tool) => !this.#disabled.has(tool.name))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...this.#sorted];
   }
 
   /** Every registration, shadowed ones included, in the order they were added. */
-  registrations(): RegisteredTool[] {
+  registrations(): ToolDescriptor[] {
     return [...this.#stacks.values()].flat().sort((a, b) => a.order - b.order).map((entry) => entry.tool);
   }
 
   /** Removes one registration (a duplicate the toolkit drops); the plugin's own disposer then does nothing. */
-  drop(tool: RegisteredTool): void {
+  drop(tool: ToolDescriptor): void {
     const entry = this.#stacks.get(tool.name)?.find((candidate) => candidate.tool === tool);
     if (entry) this.#remove(tool.name, entry);
   }
@@ -70,7 +90,7 @@ export class ToolBox implements ToolBoxContract {
       if (done) return;
       done = true;
       for (const name of names) {
-        const count = this.#disabled.get(name)! - 1;
+        const count = (this.#disabled.get(name) ?? 1) - 1;
         if (count === 0) this.#disabled.delete(name);
         else this.#disabled.set(name, count);
       }
@@ -78,13 +98,14 @@ export class ToolBox implements ToolBoxContract {
     };
   }
 
-  /** The execute path asks this at its place in the gate (first of the POLICY stage); `setInterceptor` swaps it. */
-  get interceptor(): ToolVerdictFn | null {
-    return this.#interceptor;
+  /** Taps the gate at the POLICY stage (first in it) with one function, replacing the last one; `null` clears it. */
+  setInterceptor(fn: ToolVerdictFn | null): void {
+    this.intercept(fn);
   }
 
-  setInterceptor(fn: ToolVerdictFn | null): void {
-    this.#interceptor = fn;
+  /** Whether a name is registered (shadowed or hidden ones included). */
+  has(name: string): boolean {
+    return this.#stacks.has(name);
   }
 
   #remove(name: string, entry: Entry): void {

@@ -1,108 +1,126 @@
-import { errorMessage, errorResult } from "@weft/sdk";
-import type { ExecuteOptions, FeedbackEvent, RegisteredTool, ToolCallInfo, ToolCallRequest, ToolResult, ToolVerdict } from "@weft/sdk";
+import { WeftError, errorMessage, errorResult } from "@weft/sdk";
+import type {
+  ExecuteOptions,
+  FeedbackEvent,
+  HookContext,
+  ToolCallInfo,
+  ToolCallRequest,
+  ToolDescriptor,
+  ToolResult,
+  ToolSessionContext,
+  ToolVerdict,
+} from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
 import type { HookSet } from "./hook-set.js";
-import type { ToolBox } from "./tool-box.js";
+import { runnableOf } from "./tool-box.js";
 
 /** A call's time limit when neither the caller nor the tool sets one. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
-/** setTimeout's ceiling. */
+/**
+ * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a
+ * script's partial output; then the execute path answers for it. The one grace for every tool.
+ */
+export const DEADLINE_GRACE_MS = 500;
+/** setTimeout's ceiling: a longer limit is clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
+
+/** The tools an execute path can see: the kernel's, or a session's overlay. */
+export interface ToolView {
+  get(name: string): ToolDescriptor | undefined;
+  list(): ToolDescriptor[];
+}
+
+/** What one executor reports to: the kernel's feedback, or a session's. */
+export interface ExecutorHost {
+  readonly tools: ToolView;
+  readonly hooks: HookSet;
+  emit(event: FeedbackEvent, context: HookContext): void;
+  /** The session the calls run in, for `ctx.session`. */
+  readonly session?: ToolSessionContext;
+}
+
+/** The abort reason of a call whose deadline passed; `deadlinePassed` in the sdk recognises it. */
+function deadlineReason(name: string, timeoutMs: number): WeftError {
+  return new WeftError("DEADLINE_EXCEEDED", `${name} timed out after ${timeoutMs} ms`);
+}
 
 /**
  * The one execute path every tool call takes, whatever its source: look up, validate, gate, run with
- * a signal and a time limit, post-process, report. It never throws for a tool's failure: every
- * problem becomes an error result the model can read.
+ * a signal and a deadline, post-process, report. It never rejects: every problem (a tool's failure, a
+ * throwing tap, a closed kernel) becomes an error result the model can read.
  */
 export class ToolExecutor {
   readonly #validator = new ArgumentValidator();
   #nextId = 0;
 
-  constructor(
-    private readonly toolBox: ToolBox,
-    private readonly hooks: HookSet,
-    private readonly emit: (event: FeedbackEvent) => void,
-  ) {}
+  constructor(private readonly host: ExecutorHost) {}
 
-  async execute(request: ToolCallRequest, options: ExecuteOptions = {}): Promise<ToolResult> {
+  async execute(request: ToolCallRequest, options: ExecuteOptions, context: HookContext): Promise<ToolResult> {
     const id = request.id ?? `call_${++this.#nextId}`;
-    const tool = this.toolBox.get(request.name);
-    if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0);
-    const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
-    const started = performance.now();
-    const result = await this.#decide(call, options);
-    const final = this.hooks.live(this.hooks.afterToolCall) ? await this.hooks.afterToolCall.promise(result, call) : result;
-    return this.#report(id, call, final, performance.now() - started);
+    try {
+      const tool = this.host.tools.get(request.name);
+      if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0, context);
+      const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
+      const started = performance.now();
+      const result = await this.#decide(call, options, context);
+      const final = await this.#after(result, call, context);
+      return this.#report(id, call, final, performance.now() - started, context);
+    } catch (error) {
+      return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), 0, context);
+    }
   }
 
   /**
    * Validates, gates, runs. With no gate to ask, the tool starts before this returns: a parallel call's
    * request goes out before the next call's validation runs, not after a microtask hop per call.
    */
-  #decide(call: ToolCallInfo, options: ExecuteOptions): ToolResult | Promise<ToolResult> {
+  #decide(call: ToolCallInfo, options: ExecuteOptions, context: HookContext): ToolResult | Promise<ToolResult> {
     const invalid = this.#invalidArguments(call.tool, call.arguments);
     if (invalid) return invalid;
-    if (!this.#gated()) return this.#proceed(call, options, undefined);
-    return this.#gate(call).then((verdict) => this.#proceed(call, options, verdict));
+    const gate = this.host.hooks.beforeToolCall;
+    if (!gate.live) return this.#proceed(call, options, undefined, context);
+    return (gate.promise(call, context) as Promise<ToolVerdict | undefined>).then(
+      (verdict) => this.#proceed(call, options, verdict, context),
+      // A throwing gate blocks the call: a policy that could not decide must not let it through.
+      (error: unknown) => errorResult(`tool call blocked: ${errorMessage(error)}`),
+    );
   }
 
-  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | null | undefined): ToolResult | Promise<ToolResult> {
+  async #after(result: ToolResult, call: ToolCallInfo, context: HookContext): Promise<ToolResult> {
+    const after = this.host.hooks.afterToolCall;
+    if (!after.live) return result;
+    try {
+      return (await after.promise(result, call, context)) as ToolResult;
+    } catch (error) {
+      return errorResult(errorMessage(error));
+    }
+  }
+
+  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): ToolResult | Promise<ToolResult> {
     if (verdict?.action === "rewrite") {
       call.arguments = verdict.arguments;
       const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
       if (stillInvalid) return stillInvalid;
     }
     // Reported once the gate has spoken, with the arguments the tool is about to run with.
-    this.emit({ type: "tool.called", callId: call.id, name: call.name, arguments: call.arguments });
+    this.host.emit({ type: "tool.called", callId: call.id, name: call.name, arguments: call.arguments }, context);
     if (verdict?.action === "deny") return errorResult(`tool call blocked: ${verdict.reason}`);
     if (verdict?.action === "answer") return verdict.result;
-    return this.#run(call, options);
+    return this.#run(call, options, context);
   }
 
-  #gated(): boolean {
-    return this.toolBox.interceptor !== null || this.hooks.live(this.hooks.earlyToolGates) || this.hooks.live(this.hooks.beforeToolCall);
-  }
-
-  /**
-   * The interception gate: the gates of stages before POLICY, then the interceptor slot (a POLICY gate
-   * that comes first in its stage), then the gates of POLICY and later; the first verdict wins. A gate
-   * nobody taps is skipped.
-   */
-  async #gate(call: ToolCallInfo): Promise<ToolVerdict | null | undefined> {
-    const { earlyToolGates, beforeToolCall } = this.hooks;
-    if (this.hooks.live(earlyToolGates)) {
-      const verdict = await earlyToolGates.promise(call);
-      if (verdict !== undefined) return verdict;
-    }
-    const interceptor = this.toolBox.interceptor;
-    if (interceptor) {
-      const verdict = (await interceptor(call)) ?? undefined;
-      if (verdict !== undefined) return verdict;
-    }
-    return this.hooks.live(beforeToolCall) ? beforeToolCall.promise(call) : undefined;
-  }
-
-  #run(call: ToolCallInfo, options: ExecuteOptions): Promise<ToolResult> {
-    const { tool } = call;
-    const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    // One controller carries both the time limit and the caller's abort, forwarded to it while the
-    // call runs (AbortSignal.any costs several times more); `timedOut` tells the two apart.
+  #run(call: ToolCallInfo, options: ExecuteOptions, context: HookContext): Promise<ToolResult> {
+    const descriptor = call.tool;
+    const tool = runnableOf(descriptor);
+    if (!tool) return Promise.resolve(errorResult(`${descriptor.name} is not a registered tool`));
+    const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
+    const deadline = Date.now() + timeoutMs;
+    // One controller carries both the deadline and the caller's abort, forwarded to it while the call
+    // runs (AbortSignal.any costs several times more).
     const limit = new AbortController();
     const { signal } = limit;
-    let timedOut = false;
-    // A limit beyond setTimeout's range is no limit (a tool that times itself says so); such a timer
-    // would fire at once.
-    const timer =
-      timeoutMs < MAX_TIMER_MS
-        ? setTimeout(() => {
-            timedOut = true;
-            limit.abort(new Error("timeout"));
-          }, timeoutMs)
-        : undefined;
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const outer = options.signal;
-    const forward = () => limit.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener("abort", forward, { once: true });
     return new Promise<ToolResult>((resolve) => {
       let settled = false;
       const settle = (result: ToolResult) => {
@@ -110,42 +128,49 @@ export class ToolExecutor {
         settled = true;
         // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
         clearTimeout(timer);
+        clearTimeout(grace);
         outer?.removeEventListener("abort", forward);
         resolve(result);
       };
-      // A tool that ignores its signal still cannot hold the caller past the limit or an abort.
-      const onAbort = () =>
-        settle(
-          timedOut
-            ? errorResult(`${tool.name} timed out after ${timeoutMs} ms`, { timedOut: true })
-            : errorResult(`${tool.name} was aborted`, { aborted: true }),
-        );
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
-      let running: ToolResult | Promise<ToolResult>;
+      // At the deadline the signal aborts; a tool that stops then still reports itself within the grace.
+      // One that ignores its signal cannot hold the caller longer.
+      const timer = setTimeout(() => {
+        limit.abort(deadlineReason(descriptor.name, timeoutMs));
+        grace = setTimeout(() => settle(errorResult(`${descriptor.name} timed out after ${timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
+      }, timeoutMs);
+      // The caller's abort reaches the tool with its reason and answers at once.
+      const forward = () => {
+        limit.abort(outer?.reason);
+        settle(errorResult(`${descriptor.name} was aborted`, { aborted: true }));
+      };
+      if (outer?.aborted) forward();
+      else outer?.addEventListener("abort", forward, { once: true });
+      let running: Promise<ToolResult>;
       try {
-        running = tool.execute(call.arguments, {
+        running = tool.execute(call.arguments as never, {
           signal,
+          deadline,
           callId: call.id,
-          answer: options.answer,
-          pending: options.pending,
+          ...(this.host.session ? { session: this.host.session } : {}),
+          ...(options.answer ? { answer: options.answer } : {}),
+          ...(options.pending ? { pending: options.pending } : {}),
           onProgress: (progress) => {
             options.onProgress?.(progress);
-            this.emit({ type: "tool.progress", callId: call.id, name: tool.name, progress });
+            this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
           },
         });
       } catch (error) {
-        settle(failed(tool, error));
+        settle(failed(descriptor, error));
         return;
       }
       Promise.resolve(running).then(
         (result) => settle(normalise(result)),
-        (error: unknown) => settle(failed(tool, error)),
+        (error: unknown) => settle(failed(descriptor, error)),
       );
     });
   }
 
-  #invalidArguments(tool: RegisteredTool, args: Record<string, unknown>): ToolResult | undefined {
+  #invalidArguments(tool: ToolDescriptor, args: Record<string, unknown>): ToolResult | undefined {
     let problems: string[];
     try {
       problems = this.#validator.problems(tool, args);
@@ -157,21 +182,23 @@ export class ToolExecutor {
   }
 
   #unknownTool(name: string): ToolResult {
-    const names = this.toolBox.list().map((tool) => tool.name);
+    const names = this.host.tools.list().map((tool) => tool.name);
     return errorResult(`unknown tool: ${name}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
   }
 
-  #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number): ToolResult {
-    this.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs });
+  #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number, context: HookContext): ToolResult {
+    this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
     return result;
   }
 }
 
-function normalise(result: ToolResult): ToolResult {
+function normalise(result: ToolResult | string): ToolResult {
+  // An application's tool may answer with plain text.
+  if (typeof result === "string") return { output: result };
   if (result && typeof result.output === "string") return result;
   return errorResult(`tool returned no output text (expected { output: string })`);
 }
 
-function failed(tool: RegisteredTool, error: unknown): ToolResult {
+function failed(tool: ToolDescriptor, error: unknown): ToolResult {
   return errorResult(`${tool.name} failed: ${errorMessage(error)}`);
 }

@@ -36,7 +36,10 @@ export type WeftErrorCode =
   | "SKILL_INVALID_FRONTMATTER"
   | "AGENT_BUSY"
   | "NO_PENDING_REQUEST"
-  | "SESSION_INVALID";
+  | "SESSION_INVALID"
+  | "SESSION_CLOSED"
+  | "HOOK_FAILED"
+  | "SERVICE_DUPLICATE";
 
 export interface WeftErrorOptions {
   cause?: unknown;
@@ -100,6 +103,20 @@ export class ProviderError extends WeftError implements ProviderErrorDetails {
   /** Whether the request was retried before failing. */
   get retried(): boolean {
     return this.retries > 0;
+  }
+}
+
+/**
+ * A tap threw. Names the hook and the plugin that tapped it; the original error is the cause. In the
+ * execute path it becomes an error result the model reads; in `prompt` / `beforeModelCall` it fails the turn.
+ */
+export class HookFailedError extends WeftError {
+  readonly hook: string;
+  readonly plugin: string;
+  constructor(hook: string, plugin: string, cause: unknown) {
+    super("HOOK_FAILED", `${hook} tap of ${plugin} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.hook = hook;
+    this.plugin = plugin;
   }
 }
 

@@ -2,7 +2,7 @@ import type { ChatModel, ChatRequest } from "./chat-model.js";
 import type { FeedbackEvent } from "./feedback.js";
 import type { Message } from "./message.js";
 import type { Provider } from "./provider.js";
-import type { Tool, ToolResult } from "./tool.js";
+import type { AnyTool, Tool, ToolResult, ToolSource } from "./tool.js";
 import type { Disposer } from "./plugin.js";
 
 /**
@@ -31,33 +31,72 @@ export interface TapOptions {
   stage?: number;
 }
 
-/** A hook as plugins see it: they can tap, never call. Each tap is recorded under the plugin's name. */
-export interface HookFacade<Args extends unknown[], Result> {
-  tap(fn: (...args: Args) => Result | Promise<Result>): void;
-  tap(options: TapOptions, fn: (...args: Args) => Result | Promise<Result>): void;
+/**
+ * Where a hook runs: which session, turn and agent, and which plugin or scope made the call. Every tap
+ * gets it as its last argument, so a plugin never has to guess where it is from a signal or a transcript.
+ */
+export interface HookContext {
+  /** The session the call belongs to; absent for a call made on the kernel itself. */
+  readonly sessionId?: string;
+  /** The agent running the session, when it named itself. */
+  readonly agent?: string;
+  /** The session's turn count (1 for the first turn), 0 before any turn. */
+  readonly turn: number;
+  /** The plugin or scope whose call reached the hook: `app`, a plugin's name, `session:<id>`. */
+  readonly caller: string;
 }
+
+/** A tap: the hook's arguments, then the context the hook runs in. */
+export type TapFn<Args extends unknown[], Result> = (...args: [...Args, context: HookContext]) => Result | Promise<Result>;
+
+/** A hook as plugins see it: they can tap, never call. Each tap is recorded under the plugin's name. */
+interface HookFacadeOf<Kind extends HookKind, Args extends unknown[], Result> {
+  /** What a tap's return value does: see `HookKind`. */
+  readonly kind: Kind;
+  tap(fn: TapFn<Args, Result>): void;
+  tap(options: TapOptions, fn: TapFn<Args, Result>): void;
+}
+
+/**
+ * - `series`: every tap runs in turn; return values are ignored.
+ * - `waterfall`: each tap gets the previous tap's value and returns the next one (undefined keeps it).
+ * - `bail`: taps run in turn until one returns something other than undefined: that verdict wins.
+ * - `sync`: observers, called synchronously; one that throws is logged and never breaks the run.
+ */
+export type HookKind = "series" | "waterfall" | "bail" | "sync";
+
+export type SeriesHookFacade<Args extends unknown[]> = HookFacadeOf<"series", Args, void>;
+export type WaterfallHookFacade<Args extends [unknown, ...unknown[]]> = HookFacadeOf<"waterfall", Args, Args[0]>;
+export type BailHookFacade<Args extends unknown[], Verdict> = HookFacadeOf<"bail", Args, Verdict | undefined>;
+export type SyncHookFacade<Args extends unknown[]> = HookFacadeOf<"sync", Args, void>;
+/** Any hook facade. */
+export type HookFacade<Args extends unknown[], Result> = HookFacadeOf<HookKind, Args, Result>;
 
 export interface ProviderRegistrar {
   add(provider: Provider): Disposer;
 }
 
+/**
+ * What the registry tells about a tool: everything but a way to run it. The only way to run a tool is
+ * the execute path (`kernel.execute`, `session.execute`, `api.execute`), so a gate that denies a call
+ * makes it impossible to run.
+ */
+export type ToolDescriptor = Readonly<Omit<Tool, "execute" | "source">> & { readonly source: ToolSource };
+
 /** The tool registry as a plugin sees it: what it adds is removed when the plugin is closed. */
 export interface ToolRegistrar {
   /** Adds a tool; one already registered under the name is shadowed until this one is removed. */
-  add(tool: Tool<any>): Disposer;
-  get(name: string): Tool | undefined;
-  list(): RegisteredTool[];
+  add(tool: AnyTool): Disposer;
+  get(name: string): ToolDescriptor | undefined;
+  list(): ToolDescriptor[];
 }
-
-/** A tool in the registry, with its source filled in. */
-export type RegisteredTool = Tool & { source: NonNullable<Tool["source"]> };
 
 /** A tool call on its way through the execute path. */
 export interface ToolCallInfo {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  tool: RegisteredTool;
+  tool: ToolDescriptor;
 }
 
 /**
@@ -88,18 +127,19 @@ export interface ModelCallInfo {
 }
 
 export interface HookFacades {
-  providers: HookFacade<[registrar: ProviderRegistrar], void>;
-  tools: HookFacade<[registrar: ToolRegistrar], void>;
-  prompt: HookFacade<[sections: string[]], string[]>;
-  beforeModelCall: HookFacade<[request: ChatRequest, info: ModelCallInfo], ChatRequest>;
-  beforeToolCall: HookFacade<[call: ToolCallInfo], ToolVerdict | undefined>;
-  afterToolCall: HookFacade<[result: ToolResult, call: ToolCallInfo], ToolResult>;
-  compact: HookFacade<[state: CompactionState], CompactionState>;
+  providers: SeriesHookFacade<[registrar: ProviderRegistrar]>;
+  tools: SeriesHookFacade<[registrar: ToolRegistrar]>;
+  prompt: WaterfallHookFacade<[sections: string[]]>;
+  beforeModelCall: WaterfallHookFacade<[request: ChatRequest, info: ModelCallInfo]>;
+  /** The one gate; `kernel.tools.setInterceptor` taps it at the POLICY stage. */
+  beforeToolCall: BailHookFacade<[call: ToolCallInfo], ToolVerdict>;
+  afterToolCall: WaterfallHookFacade<[result: ToolResult, call: ToolCallInfo]>;
+  compact: WaterfallHookFacade<[state: CompactionState]>;
   /** Observers; one that throws is logged and never breaks the run. */
-  feedback: HookFacade<[event: FeedbackEvent], void>;
+  feedback: SyncHookFacade<[event: FeedbackEvent]>;
   /** Teardown; runs in reverse order of setup. */
-  close: HookFacade<[], void>;
+  close: SeriesHookFacade<[]>;
 }
 
-/** One interception function: what `toolBox.setInterceptor` taps on the gate. */
-export type ToolVerdictFn = (call: ToolCallInfo) => ToolVerdict | undefined | Promise<ToolVerdict | undefined>;
+/** One interception function: what `tools.setInterceptor` taps on the gate at the POLICY stage. */
+export type ToolVerdictFn = (call: ToolCallInfo, context: HookContext) => ToolVerdict | undefined | Promise<ToolVerdict | undefined>;

@@ -1,10 +1,10 @@
 import type { TSchema } from "typebox";
 import type { ChatModel, ChatRequest } from "./chat-model.js";
-import type { CompactionState, HookFacades, RegisteredTool, ToolVerdictFn } from "./hooks.js";
+import type { CompactionState, HookFacades, ToolDescriptor, ToolVerdictFn } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import type { Disposer, Plugin, PluginApi } from "./plugin.js";
 import type { ModelSpec } from "./provider.js";
-import type { ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
+import type { AnyTool, ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
 
 /** A plugin applied to a kernel. `close()` takes back its tools, providers and taps. */
 export interface PluginHandle {
@@ -15,23 +15,74 @@ export interface PluginHandle {
   close(): Promise<void>;
 }
 
-/** A scope: a PluginApi whose contributions are taken back by `dispose()`. Sessions use these. */
+/** A scope: a PluginApi whose contributions are taken back by `dispose()`; what it adds is kernel-wide. */
 export interface Scope extends PluginApi {
   dispose(): Promise<void>;
 }
 
-/** The tool registry: sorted listing, safe under concurrent add/remove/list/execute. */
+/** Which of the kernel's tools a session sees; `only` first, then `exclude`. Its own tools always show. */
+export interface ToolSubset {
+  only?: string[];
+  exclude?: string[];
+}
+
+export interface KernelSessionOptions {
+  /** Generated when absent. */
+  id?: string;
+  /** The agent running the session, passed to every hook and tool as context. */
+  agent?: string;
+  /** A subset of the kernel's tools. */
+  tools?: ToolSubset;
+}
+
+/** A session's tools: the kernel's (or the subset it was given) overlaid with its own. */
+export interface SessionTools {
+  /** Adds a tool only this session sees; it shadows a kernel tool of the same name. */
+  add(tool: AnyTool): Disposer;
+  /** Hides tools by name from this session until the disposer runs. */
+  hide(names: string[]): Disposer;
+  get(name: string): ToolDescriptor | undefined;
+  /** Sorted by name. */
+  list(): ToolDescriptor[];
+}
+
+/**
+ * A child scope of the kernel for one conversation. It owns what is added through it (tools, taps,
+ * prompt sections, services such as the todo list, feedback subscribers): none of it is visible to the
+ * kernel or another session, and `dispose()` takes all of it back at once. Its hooks run the kernel's
+ * taps, then its own (by stage); its execute path sees its tools.
+ */
+export interface KernelSession extends PluginApi {
+  readonly id: string;
+  readonly agent?: string;
+  /** The turn count hooks see as `context.turn`; the agent advances it. */
+  turn: number;
+  readonly tools: SessionTools;
+  readonly closed: boolean;
+  /** The session's services first, then the kernel's. */
+  need: PluginApi["need"];
+  buildPrompt(base?: string): Promise<string>;
+  prepareRequest(request: ChatRequest, model: ChatModel): Promise<ChatRequest>;
+  compact(state: CompactionState): Promise<CompactionState>;
+  /** Waits for contributions made through its `tools` / `providers` hooks (they run at once, asynchronously). */
+  settle(): Promise<void>;
+  /** Reaches the session's feedback subscribers, then the kernel's. */
+  emit: PluginApi["emit"];
+  dispose(): Promise<void>;
+}
+
+/** The tool registry: sorted listing of descriptors, safe under concurrent add/remove/list/execute. */
 export interface ToolBox {
-  get(name: string): RegisteredTool | undefined;
+  get(name: string): ToolDescriptor | undefined;
   /** Sorted by name, so the tool section of a prompt is byte-identical across requests. */
-  list(): RegisteredTool[];
+  list(): ToolDescriptor[];
   /** Every registration, shadowed ones included, in the order they were added. */
-  registrations(): RegisteredTool[];
+  registrations(): ToolDescriptor[];
   /** Removes one registration (a duplicate dropped at assembly). */
-  drop(tool: RegisteredTool): void;
+  drop(tool: ToolDescriptor): void;
   /** Hides tools by name, whatever registered them, until the disposer runs. */
   disable(names: string[]): Disposer;
-  /** Taps the interception gate with one function; `null` clears it. */
+  /** Taps the gate (`beforeToolCall`) at the POLICY stage, first in it, with one function; `null` clears it. */
   setInterceptor(fn: ToolVerdictFn | null): void;
 }
 
@@ -48,12 +99,14 @@ export interface Kernel {
   plugins(): PluginHandle[];
   /** Names of the plugins whose provider/tool contributions are still running (for deadline errors). */
   loading(): string[];
-  /** A scope for contributions that come and go (a session's skills and tools). */
+  /** A scope for kernel-wide contributions that come and go (a plugin added at run time). */
   scope(name: string): Scope;
+  /** A child scope for one conversation: see `KernelSession`. The kernel is made ready first. */
+  session(options?: KernelSessionOptions): Promise<KernelSession>;
   /** `provider/model` or a spec; an unknown provider lists the registered ones. */
   createModel(ref: string | ModelSpec): Promise<ChatModel>;
   providers(): string[];
-  /** The one execute path every tool call goes through. Never throws for a tool's failure. */
+  /** The one execute path every tool call goes through. Never rejects: every failure is an error result. */
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
   /** The system prompt: `base` followed by the sections the `prompt` hook contributes. */
   buildPrompt(base?: string): Promise<string>;

@@ -27,6 +27,11 @@ export interface WeftServices {
   mcp: McpHost;
 }
 
+export interface ProvideOptions {
+  /** This service deliberately replaces one already provided under the name. */
+  replaces?: boolean;
+}
+
 /** What a plugin's `setup` gets: taps on the kernel's hooks and a scoped view of its registries. */
 export interface PluginApi {
   /** The plugin's (or scope's) name; every tap and tool is recorded under it. */
@@ -37,14 +42,17 @@ export interface PluginApi {
   readonly logger: Logger;
   /** The folder relative paths in options are resolved from (the config file's folder, else the cwd). */
   readonly baseDir: string;
-  /** Publishes a service other plugins can `need`. */
-  provide<K extends keyof WeftServices>(name: K, service: WeftServices[K]): void;
+  /**
+   * Publishes a service other plugins can `need`. A name already provided is refused (SERVICE_DUPLICATE,
+   * naming both) unless `replaces: true` says this one takes over; the first comes back when it goes.
+   */
+  provide<K extends keyof WeftServices>(name: K, service: WeftServices[K], options?: ProvideOptions): void;
   /** A service another plugin published; throws SERVICE_MISSING naming what to enable. */
   need<K extends keyof WeftServices>(name: K): WeftServices[K];
   /** Whether a service has been published. */
   has(name: keyof WeftServices): boolean;
   emit(event: FeedbackEvent): void;
-  /** Runs a tool through the kernel's one execute path (for tools that call tools). */
+  /** Runs a tool through the one execute path (the session's, for a session); never rejects. */
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
 }
 

@@ -1,3 +1,5 @@
+import type { WeftServices } from "./plugin.js";
+
 /** Where a tool came from; shown by `weft tools` and used in duplicate warnings. */
 export interface ToolSource {
   kind: "mcp" | "skill" | "pack" | "builtin" | "a2a" | "app";
@@ -41,6 +43,8 @@ export interface PendingAnswer {
   action: "accept" | "decline" | "cancel";
   /** The answer itself: text for a question, form fields for an elicitation. */
   content?: unknown;
+  /** Why a `cancel` came without the host's word: its `waitFor` failed or timed out. */
+  reason?: "timeout";
 }
 
 /** A suspension as the host sees it: the request plus which call raised it. */
@@ -52,13 +56,34 @@ export interface Suspension extends PendingRequest {
 /** The host's resolver for suspensions. */
 export type WaitFor = (suspension: Suspension, signal: AbortSignal) => Promise<PendingAnswer>;
 
+/** What a tool can reach of the session its call runs in. */
+export interface ToolSessionContext {
+  readonly id: string;
+  /** The agent running the session, when it named itself. */
+  readonly agent?: string;
+  /** A service of the session (its todo list) or, failing that, of the kernel; throws SERVICE_MISSING. */
+  need<K extends keyof WeftServices>(name: K): WeftServices[K];
+  has(name: keyof WeftServices): boolean;
+}
+
 export interface ToolContext {
   /** Aborted when the caller gives up or the time limit passes; a tool must stop when it fires. */
   signal: AbortSignal;
+  /**
+   * When the execute path gives up on the call (epoch ms, `Date.now()` clock); the signal aborts then.
+   * A tool that reports its own timeout (partial output) plans with it instead of declaring a longer limit.
+   */
+  deadline?: number;
   callId: string;
+  /** The session the call runs in; absent for a call made on the kernel itself. */
+  session?: ToolSessionContext;
   /** Report progress; the kernel turns it into `tool.progress` feedback. */
   onProgress(progress: ToolProgress): void;
-  /** Present when this call re-runs after the host answered its `pending` request. */
+  /**
+   * Present when this call re-runs after the host answered its `pending` request, whatever the answer:
+   * `accept` with its content, `decline`, `cancel`, or `cancel` with `reason: "timeout"` when the host's
+   * `waitFor` failed or ran out of time. The tool's result is what the model reads.
+   */
   answer?: PendingAnswer;
   /** The request the answer belongs to. */
   pending?: PendingRequest;
@@ -84,10 +109,16 @@ export interface Tool<Args = Record<string, unknown>> {
   /** Filled in by the registry when absent: the plugin or scope that added the tool. */
   source?: ToolSource;
   annotations?: ToolAnnotations;
-  /** The call's time limit in ms; the kernel's default applies when absent. */
+  /** The call's time limit in ms; the kernel's default applies when absent. It is hard: see `ctx.deadline`. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
+
+/**
+ * A tool of any argument type, as registries hold them. Arguments are validated against `inputSchema`
+ * before `execute`, so the erased type is safe where `Tool<any>` would switch checking off.
+ */
+export type AnyTool = Omit<Tool, "execute"> & { execute(args: never, ctx: ToolContext): Promise<ToolResult> };
 
 /** One call to run through the kernel's execute path. */
 export interface ToolCallRequest {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { MaxIterationsError, WeftError } from "@weft/sdk";
 import type {
+  AnyTool,
   ChatModel,
   Effort,
   FeedbackEvent,
@@ -8,15 +9,13 @@ import type {
   Message,
   PendingAnswer,
   Registrable,
-  Scope,
   Suspension,
-  Tool,
+  ToolSubset,
   WaitFor,
 } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
 import { EventChannel } from "./event-channel.js";
-import { kernelTaps } from "./kernel-taps.js";
 import { Session } from "./session.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
@@ -49,13 +48,23 @@ export interface AgentOptions {
   repeatLimit?: number;
   /** The first session's id: with a store, a fresh agent resumes that session. */
   sessionId?: string;
+  /** The agent's name, which hooks and tools see as `context.agent` (several agents on one kernel). */
+  name?: string;
+}
+
+/** A session's tools: a subset of the kernel's (`only`, `exclude`) and tools of its own (`add`). */
+export interface SessionToolOptions extends ToolSubset {
+  add?: AnyTool[];
 }
 
 export interface SessionOptions {
   /** The session's system prompt; the kernel's prompt sections (the skills catalog) follow it. */
   prompt?: string;
-  /** Tools only this session may call, removed when it ends. */
-  tools?: Tool<any>[];
+  /**
+   * Tools only this session may call, removed when it ends (a list), or which of the kernel's tools
+   * the session sees plus its own (`{ only, exclude, add }`).
+   */
+  tools?: AnyTool[] | SessionToolOptions;
   /** Skills (or any Registrable) whose tools and prompt sections the session gets. */
   skills?: Registrable | Registrable[];
   /** A transcript to continue (from another agent or provider), instead of the stored one. */
@@ -117,6 +126,7 @@ class WeftAgent implements Agent {
   readonly #waitFor: WaitFor | undefined;
   readonly #store: SessionStore;
   readonly #compactor: Compactor;
+  readonly #name: string | undefined;
   #firstSessionId: string | undefined;
   #session: Session | undefined;
   #running: Running | undefined;
@@ -129,12 +139,13 @@ class WeftAgent implements Agent {
     this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
     this.#store = options.store ?? memorySessionStore();
     this.#firstSessionId = options.sessionId;
+    this.#name = options.name;
     this.#settings = {
       maxIterations: options.maxIterations ?? 50,
       parallelToolCalls: options.parallelToolCalls ?? true,
       repeatLimit: options.repeatLimit ?? 3,
     };
-    this.#compactor = new Compactor(kernel, resolveCompaction(options.compaction), (event) => this.#emit(event), (reply, durationMs) => {
+    this.#compactor = new Compactor(resolveCompaction(options.compaction), (event) => this.#emit(event), (reply, durationMs) => {
       if (reply.stats) this.#running?.tally?.addSideCall(reply.stats, durationMs);
     });
   }
@@ -154,21 +165,24 @@ class WeftAgent implements Agent {
     this.#firstSessionId = undefined;
     const stored = options.messages ? undefined : await this.#load(id);
     const { prompt, messages } = splitPrompt(options.prompt ?? stored?.prompt, options.messages ?? stored?.messages ?? []);
-    await this.kernel.ready();
-    const scope = this.kernel.scope(`session:${id}`);
+    const tools = Array.isArray(options.tools) ? { add: options.tools } : (options.tools ?? {});
+    const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
+    const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
     try {
-      for (const tool of options.tools ?? []) scope.tools.add(tool);
+      for (const tool of tools.add ?? []) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
-      await settle(scope);
+      await scope.settle();
+      scope.provide("todos", {
+        get: () => structuredClone(session.todos),
+        set: (items) => void (session.todos = structuredClone(items)),
+      });
+      this.#compactor.tapStages(scope);
+      // Everything the session reports (its tool calls included) joins the running turn's stream.
+      scope.hooks.feedback.tap((event) => void this.#running?.channel?.push(event));
     } catch (error) {
       await scope.dispose();
       throw error;
     }
-    const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
-    scope.provide("todos", {
-      get: () => structuredClone(session.todos),
-      set: (items) => void (session.todos = structuredClone(items)),
-    });
     this.#session = session;
     if (options.messages) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
@@ -193,7 +207,7 @@ class WeftAgent implements Agent {
     if (!session) return;
     this.#session = undefined;
     await session.scope.dispose();
-    this.#emit({ type: "session.closed", sessionId: session.id });
+    this.kernel.emit({ type: "session.closed", sessionId: session.id });
   }
 
   process(input: string, options?: TurnOptions): Promise<AgentResponse> {
@@ -233,8 +247,8 @@ class WeftAgent implements Agent {
     try {
       const session = await this.#ensureSession();
       const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-      session.system = await this.kernel.buildPrompt(session.prompt);
-      await this.#compactor.compactNow(session, this.model, toolSpecs(this.kernel), signal);
+      session.system = await session.scope.buildPrompt(session.prompt);
+      await this.#compactor.compactNow(session, this.model, toolSpecs(session.scope.tools), signal);
       await this.#save(session);
     } finally {
       this.#running = undefined;
@@ -285,18 +299,11 @@ class WeftAgent implements Agent {
     const running: Running = { controller, channel, done: new Promise<void>((resolve) => (finished = resolve)) };
     this.#running = running;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    // Tool events come from the kernel's execute path; the ones for this turn's calls join the stream.
-    const listeners = kernelTaps(this.kernel).listeners;
-    const forward = (event: FeedbackEvent) => {
-      if (event.type !== "tool.called" && event.type !== "tool.progress" && event.type !== "tool.returned") return;
-      if (this.#isCurrentCall(event.callId)) channel!.push(event);
-    };
-    if (channel) listeners.add(forward);
     const run = (async () => {
       try {
         const session = await this.#ensureSession();
+        if ("input" in start) session.scope.turn++;
         const turn = new Turn({
-          kernel: this.kernel,
           model: this.model,
           session,
           compactor: this.#compactor,
@@ -312,7 +319,6 @@ class WeftAgent implements Agent {
           await this.#save(session);
         }
       } finally {
-        listeners.delete(forward);
         this.#running = undefined;
         finished();
       }
@@ -322,7 +328,8 @@ class WeftAgent implements Agent {
 
   async #ensureSession(): Promise<Session> {
     if (!this.#session) await this.#start({});
-    return this.#session!;
+    if (!this.#session) throw new WeftError("SESSION_CLOSED", "the session closed while it was starting");
+    return this.#session;
   }
 
   async #load(id: string): Promise<SessionState | undefined> {
@@ -338,19 +345,10 @@ class WeftAgent implements Agent {
     await this.#store.save(session.id, session.toState(!serialisesOnSave(this.#store)));
   }
 
+  /** Through the session (its subscribers, this turn's stream, then the kernel's); the kernel's alone without one. */
   #emit(event: FeedbackEvent): void {
-    this.kernel.emit(event);
-    this.#running?.channel?.push(event);
-  }
-
-  /** Whether a call belongs to the round running now: the last assistant message's calls. */
-  #isCurrentCall(callId: string): boolean {
-    const history = this.#session?.history ?? [];
-    for (let index = history.length - 1; index >= 0; index--) {
-      const message = history[index];
-      if (message.role === "assistant") return message.toolCalls?.some((call) => call.id === callId) ?? false;
-    }
-    return false;
+    if (this.#session) this.#session.scope.emit(event);
+    else this.kernel.emit(event);
   }
 
   #assertIdle(): void {
@@ -361,17 +359,11 @@ class WeftAgent implements Agent {
 /** Leading system messages become the prompt (when none is given); one later in the transcript is refused. */
 function splitPrompt(prompt: string | undefined, messages: Message[]): { prompt: string | undefined; messages: Message[] } {
   let start = 0;
-  while (start < messages.length && messages[start].role === "system") start++;
+  while (messages[start]?.role === "system") start++;
   const rest = messages.slice(start);
   if (rest.some((message) => message.role === "system")) {
     throw new WeftError("SESSION_INVALID", "a system message may only open the transcript; put instructions into the session prompt instead");
   }
   const leading = messages.slice(0, start).map((message) => message.content).join("\n\n");
   return { prompt: prompt ?? (leading || undefined), messages: rest };
-}
-
-/** Contributions a skill made through the tools hook after the kernel was ready land asynchronously. */
-async function settle(scope: Scope): Promise<void> {
-  const pending = scope as Scope & { settle?: () => Promise<void> };
-  if (typeof pending.settle === "function") await pending.settle();
 }

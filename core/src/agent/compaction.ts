@@ -1,7 +1,8 @@
-import { errorMessage } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, Kernel, ToolSpec } from "@weft/sdk";
-import { kernelTaps, type CompactionRoute } from "./kernel-taps.js";
+import { CompactStage, HookFailedError, errorMessage } from "@weft/sdk";
+import type { AssistantMessage, ChatModel, FeedbackEvent, KernelSession, ToolSpec } from "@weft/sdk";
+import { pruneToolResults } from "./prune-tool-results.js";
 import type { Session } from "./session.js";
+import { summarise } from "./summarise.js";
 import { estimateMessagesTokens, estimateToolSpecTokens } from "./token-estimate.js";
 
 export interface CompactionOptions {
@@ -45,27 +46,32 @@ interface CompactRun {
 }
 
 /**
- * Decides when to compact and runs the kernel's `compact` hook over a session's transcript. The
- * built-in stages (prune, then summarise) are taps on that hook (see kernel-taps.ts), so applications
- * can add stages or replace these.
+ * Decides when to compact and runs the session's `compact` hook over its transcript. The built-in
+ * stages (prune, then summarise) are taps on each session's hook (`tapStages`), so applications can add
+ * stages or replace these, and they leave with the session.
  */
 export class Compactor {
   readonly #windows = new Map<string, number | undefined>();
-  readonly #route: CompactionRoute;
 
   constructor(
-    private readonly kernel: Kernel,
     private readonly options: ResolvedCompactionOptions | false,
     private readonly emit: (event: FeedbackEvent) => void,
     /** Told about each summary call, so its tokens count in the turn's usage. */
-    onSummaryReply: (reply: AssistantMessage, durationMs: number) => void,
-  ) {
-    this.#route = {};
+    private readonly onSummaryReply: (reply: AssistantMessage, durationMs: number) => void,
+  ) {}
+
+  /** Taps this agent's built-in stages on a session's `compact` hook. */
+  tapStages(scope: KernelSession): void {
+    const { options } = this;
     if (options === false) return;
     const { keepRecentTurns } = options;
-    if (options.prune) this.#route.prune = { keepRecentTurns, maxChars: options.pruneToolResultChars };
+    if (options.prune) {
+      const prune = { keepRecentTurns, maxChars: options.pruneToolResultChars };
+      scope.hooks.compact.tap({ stage: CompactStage.PRUNE }, (state) => pruneToolResults(state, prune));
+    }
     if (options.summarise) {
-      this.#route.summarise = { keepRecentTurns, prepare: (request, model) => kernel.prepareRequest(request, model), onReply: onSummaryReply };
+      const stage = { keepRecentTurns, prepare: scope.prepareRequest.bind(scope), onReply: this.onSummaryReply };
+      scope.hooks.compact.tap({ stage: CompactStage.SUMMARISE }, (state) => summarise(state, stage));
     }
   }
 
@@ -118,20 +124,20 @@ export class Compactor {
   async #run(run: CompactRun): Promise<number | undefined> {
     const { session, estimatedTokens, thresholdTokens } = run;
     this.emit({ type: "compaction.started", estimatedTokens, thresholdTokens });
-    // A signal of its own marks this compaction, so the shared stage taps apply this agent's options.
-    const signal = AbortSignal.any([run.signal]);
-    kernelTaps(this.kernel).compactions.set(signal, this.#route);
     let result;
     try {
-      result = await this.kernel.compact({ messages: session.transcript(), estimatedTokens, thresholdTokens, contextWindow: run.contextWindow, model: run.model, signal });
+      const { signal } = run;
+      result = await session.scope.compact({ messages: session.transcript(), estimatedTokens, thresholdTokens, contextWindow: run.contextWindow, model: run.model, signal });
     } catch (error) {
       if (run.signal.aborted) throw error;
-      this.emit({ type: "compaction.failed", reason: errorMessage(error) });
+      // The built-in stages are the session's own taps: their failure needs no plugin named.
+      const own = error instanceof HookFailedError && error.plugin === session.scope.name;
+      this.emit({ type: "compaction.failed", reason: errorMessage(own ? error.cause : error) });
       return undefined;
     }
     // The system prompt is rebuilt before every call; the transcript is what follows it.
     let start = 0;
-    while (start < result.messages.length && result.messages[start].role === "system") start++;
+    while (result.messages[start]?.role === "system") start++;
     session.history = result.messages.slice(start);
     session.baseline = { tokens: result.estimatedTokens, messages: session.history.length };
     this.emit({ type: "compaction.finished", before: estimatedTokens, after: result.estimatedTokens });

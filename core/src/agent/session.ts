@@ -1,4 +1,4 @@
-import type { Message, Scope } from "@weft/sdk";
+import type { KernelSession, Message } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
 
@@ -14,8 +14,8 @@ export class Session {
   constructor(
     readonly id: string,
     readonly prompt: string | undefined,
-    /** Holds the session's tools, skills and services; disposed when the session closes. */
-    readonly scope: Scope,
+    /** The kernel session holding the session's tools, skills, taps and services; disposed when it closes. */
+    readonly scope: KernelSession,
     state?: Pick<SessionState, "messages" | "todos" | "pending" | "tokenBaseline">,
   ) {
     this.system = prompt ?? "";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, memoryLogger } from "@weft/sdk";
+import { defineTool, errorResult, memoryLogger } from "@weft/sdk";
 import type { FeedbackEvent, Kernel, PendingAnswer, Suspension, Tool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
@@ -24,15 +24,16 @@ function newKernel(): Kernel {
   return kernel;
 }
 
-/** A tool that needs the host's approval: it suspends, and runs once the answer comes back. */
+/** A tool that needs the host's approval: it suspends, and runs again with whatever answer comes back. */
 function approvalTool(runs: string[]): Tool {
   return defineTool({
     name: "delete_file",
     description: "Delete a file after the user approves",
     input: Type.Object({ path: Type.String() }),
     execute: ({ path }, ctx) => {
-      runs.push(ctx.answer ? `${path}:${ctx.answer.action}` : `${path}:asked`);
+      runs.push(ctx.answer ? `${path}:${ctx.answer.action}${ctx.answer.reason ? `:${ctx.answer.reason}` : ""}` : `${path}:asked`);
       if (!ctx.answer) return { output: "waiting for approval", pending: { kind: "approval", message: `delete ${path}?`, data: { path } } };
+      if (ctx.answer.action !== "accept") return errorResult(`kept ${path}: the user said ${ctx.answer.action}`);
       return { output: `deleted ${path} (request data ${JSON.stringify(ctx.pending?.data)})` };
     },
   }) as Tool;
@@ -59,7 +60,7 @@ describe("suspension with waitFor", () => {
     expect(agent.messages().at(-2)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "delete_file", content: 'deleted a.txt (request data {"path":"a.txt"})' });
   });
 
-  it("turns a declined, cancelled or failed answer into an error result without re-running the tool", async () => {
+  it("re-runs the tool with a declined, cancelled or failed answer, so the tool's source learns it", async () => {
     const kernel = newKernel();
     const runs: string[] = [];
     const answers: (() => Promise<PendingAnswer>)[] = [
@@ -76,11 +77,35 @@ describe("suspension with waitFor", () => {
     const agent = createAgent({ model, kernel, waitFor: () => answers.shift()!() });
     await agent.startSession({ tools: [approvalTool(runs)] });
     await agent.process("delete a, b and c");
-    expect(runs).toEqual(["a:asked", "b:asked", "c:asked"]);
-    expect(model.requests[1].messages.slice(-3)).toEqual([
-      { role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "the user declined the request: delete a?", isError: true },
-      { role: "tool", toolCallId: "call_2", toolName: "delete_file", content: "the user cancelled the request: delete b?", isError: true },
-      { role: "tool", toolCallId: "call_3", toolName: "delete_file", content: "no answer to the request: delete c? (nobody answered within 5 minutes)", isError: true },
+    expect(runs).toEqual(["a:asked", "b:asked", "c:asked", "a:decline", "b:cancel", "c:cancel:timeout"]);
+    expect(model.requests[1]?.messages.slice(-3)).toEqual([
+      { role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "kept a: the user said decline", isError: true },
+      { role: "tool", toolCallId: "call_2", toolName: "delete_file", content: "kept b: the user said cancel", isError: true },
+      { role: "tool", toolCallId: "call_3", toolName: "delete_file", content: "kept c: the user said cancel", isError: true },
+    ]);
+  });
+
+  it("reads the refusal when a tool asks again instead of taking no for an answer", async () => {
+    const kernel = newKernel();
+    const insistent = defineTool({
+      name: "insist",
+      description: "Asks until accepted",
+      input: Type.Object({}),
+      execute: () => ({ output: "waiting", pending: { kind: "approval", message: "go ahead?" } }),
+    });
+    const answers: (() => Promise<PendingAnswer>)[] = [
+      async () => ({ action: "decline" }),
+      async () => {
+        throw new Error("nobody answered within 5 minutes");
+      },
+    ];
+    const model = scriptedModel([{ toolCalls: [{ name: "insist", arguments: {} }, { name: "insist", arguments: {} }] }, "ok"]);
+    const agent = createAgent({ model, kernel, waitFor: () => answers.shift()!(), parallelToolCalls: false });
+    await agent.startSession({ tools: [insistent] });
+    await agent.process("go");
+    expect(model.requests[1]?.messages.slice(-2)).toEqual([
+      { role: "tool", toolCallId: "call_1", toolName: "insist", content: "the user declined the request: go ahead?", isError: true },
+      { role: "tool", toolCallId: "call_2", toolName: "insist", content: "no answer to the request: go ahead? (nobody answered within 5 minutes)", isError: true },
     ]);
   });
 
@@ -151,7 +176,7 @@ describe("suspension without waitFor", () => {
     expect(model.requests[1].messages.slice(-3)).toEqual([
       { role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "deleted a (request data {\"path\":\"a\"})" },
       { role: "tool", toolCallId: "call_2", toolName: "plain", content: "plain result" },
-      { role: "tool", toolCallId: "call_3", toolName: "delete_file", content: "the user declined the request: delete b?", isError: true },
+      { role: "tool", toolCallId: "call_3", toolName: "delete_file", content: "kept b: the user said decline", isError: true },
     ]);
   });
 

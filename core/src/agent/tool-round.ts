@@ -1,11 +1,12 @@
-import { errorMessage, errorResult } from "@weft/sdk";
-import type { FeedbackEvent, Kernel, PendingAnswer, PendingRequest, ToolCall, ToolMessage, ToolResult, WaitFor } from "@weft/sdk";
+import { errorResult } from "@weft/sdk";
+import type { FeedbackEvent, KernelSession, PendingAnswer, PendingRequest, ToolCall, ToolMessage, ToolResult, WaitFor } from "@weft/sdk";
 import { repeatedCallMessage, type LoopGuard } from "./loop-guard.js";
 import type { PendingSlot } from "./session-state.js";
 import { abortedWaitingResult, noAnswerResult, requestOf, unansweredResult } from "./suspension.js";
 
 export interface RoundContext {
-  kernel: Kernel;
+  /** The session whose execute path runs the calls. */
+  session: KernelSession;
   signal: AbortSignal;
   /** Run the calls of one round concurrently (results still go back in call order). */
   parallel: boolean;
@@ -21,7 +22,7 @@ export interface RoundOutcome {
 }
 
 /**
- * Runs the tool calls of one assistant message through the kernel's execute path. Every slot ends with
+ * Runs the tool calls of one assistant message through the session's execute path. Every slot ends with
  * a message (a result, an error, an abort) or a suspension left for `agent.resume`; nothing throws.
  */
 export async function runRound(calls: ToolCall[], context: RoundContext): Promise<RoundOutcome> {
@@ -51,15 +52,15 @@ export async function runRound(calls: ToolCall[], context: RoundContext): Promis
   return { slots, stop };
 }
 
-/** Settles the first waiting slot with the host's answer: accepted, the tool runs again with it. */
+/**
+ * Settles the first waiting slot with the host's answer. Whatever it is (accept, decline, cancel), the
+ * tool runs again with it in `ctx.answer`, so the source that asked (an MCP server, an A2A task) learns it.
+ */
 export async function answerSlot(slot: PendingSlot, answer: PendingAnswer, context: RoundContext): Promise<void> {
-  const request = requestOf(slot.suspension!);
+  const { suspension } = slot;
+  if (!suspension) return;
   delete slot.suspension;
-  if (answer.action !== "accept") {
-    slot.message = toolMessage(slot.call, unansweredResult(request, answer));
-    return;
-  }
-  await runSlot(slot, context, new HostQueue(context), { answer, pending: request });
+  await runSlot(slot, context, new HostQueue(context), { answer, pending: requestOf(suspension) });
 }
 
 export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
@@ -68,19 +69,19 @@ export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
   return message;
 }
 
-async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: { answer: PendingAnswer; pending: PendingRequest }): Promise<void> {
+async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<void> {
   const { call } = slot;
   let answered = resumed;
   while (true) {
-    let result: ToolResult;
-    try {
-      result = await context.kernel.execute({ id: call.id, name: call.name, arguments: call.arguments }, { signal: context.signal, ...answered });
-    } catch (error) {
-      // execute reports a tool's own failure as a result; what throws is the kernel itself (closed).
-      result = errorResult(`${call.name} could not run: ${errorMessage(error)}`);
-    }
+    const answer = answered ? { answer: answered.answer, pending: answered.pending } : {};
+    const result = await context.session.execute({ id: call.id, name: call.name, arguments: call.arguments }, { signal: context.signal, ...answer });
     if (!result.pending || context.signal.aborted) {
       slot.message = toolMessage(call, result);
+      return;
+    }
+    // A tool that asks again after a refusal gets no second round: the refusal is what the model reads.
+    if (answered && answered.answer.action !== "accept") {
+      slot.message = toolMessage(call, unanswered(answered));
       return;
     }
     const suspension = { ...result.pending, callId: call.id, toolName: call.name };
@@ -89,17 +90,25 @@ async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue
       slot.suspension = suspension;
       return;
     }
-    const answer = await host.ask(context.waitFor, suspension);
-    if ("output" in answer) {
-      slot.message = toolMessage(call, answer);
+    const reply = await host.ask(context.waitFor, suspension);
+    if ("output" in reply) {
+      // The turn was aborted while the host had not answered.
+      slot.message = toolMessage(call, reply);
       return;
     }
-    if (answer.action !== "accept") {
-      slot.message = toolMessage(call, unansweredResult(result.pending, answer));
-      return;
-    }
-    answered = { answer, pending: result.pending };
+    answered = { answer: reply.answer, pending: result.pending, ...(reply.failure !== undefined ? { failure: reply.failure } : {}) };
   }
+}
+
+/** The answer a re-run carries; `failure` when the host's `waitFor` broke or timed out (a `cancel` with `reason: "timeout"`). */
+interface Answered {
+  answer: PendingAnswer;
+  pending: PendingRequest;
+  failure?: unknown;
+}
+
+function unanswered({ answer, pending, failure }: Answered): ToolResult {
+  return failure !== undefined ? noAnswerResult(pending, failure) : unansweredResult(pending, answer);
 }
 
 /** Asks the host one question at a time, even when parallel calls suspend together. */
@@ -108,12 +117,13 @@ class HostQueue {
 
   constructor(private readonly context: RoundContext) {}
 
-  ask(waitFor: WaitFor, suspension: Parameters<WaitFor>[0]): Promise<PendingAnswer | ToolResult> {
+  /** The host's answer; its failure becomes a timeout `cancel`; an abort, the result the model reads. */
+  ask(waitFor: WaitFor, suspension: Parameters<WaitFor>[0]): Promise<{ answer: PendingAnswer; failure?: unknown } | ToolResult> {
     const { signal } = this.context;
     const asked = this.#tail.then(() => untilAborted(waitFor(suspension, signal), signal)).then(
-      (answer) => answer,
-      (error: unknown): ToolResult =>
-        signal.aborted ? abortedWaitingResult(suspension.toolName) : noAnswerResult(requestOf(suspension), error),
+      (answer) => ({ answer }),
+      (error: unknown) =>
+        signal.aborted ? abortedWaitingResult(suspension.toolName) : { answer: { action: "cancel", reason: "timeout" } as PendingAnswer, failure: error },
     );
     this.#tail = asked;
     return asked;

@@ -1,5 +1,5 @@
 import { WeftError, emptyStats } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, Kernel, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
+import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
 import type { CompactionTurnState, Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
@@ -34,7 +34,6 @@ export interface TurnSettings {
 }
 
 export interface TurnDeps {
-  kernel: Kernel;
   model: ChatModel;
   session: Session;
   compactor: Compactor;
@@ -114,15 +113,16 @@ export class Turn {
   }
 
   async #callModel(): Promise<AssistantMessage> {
-    const { kernel, model, session, compactor, signal, emit } = this.#deps;
-    const tools = toolSpecs(kernel);
-    session.system = await kernel.buildPrompt(session.prompt);
+    const { model, session, compactor, signal, emit } = this.#deps;
+    const { scope } = session;
+    const tools = toolSpecs(scope.tools);
+    session.system = await scope.buildPrompt(session.prompt);
     const compacting = compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
     if (compacting) await compacting;
     const messages = session.transcript();
     const ref = `${model.provider}/${model.model}`;
     emit({ type: "model.request", model: ref, messages: messages.length, tools: tools.length });
-    const prepared = await kernel.prepareRequest(tools.length > 0 ? { messages, tools } : { messages }, model);
+    const prepared = await scope.prepareRequest(tools.length > 0 ? { messages, tools } : { messages }, model);
     signal.throwIfAborted();
     const started = performance.now();
     let reply: AssistantMessage | undefined;
@@ -169,13 +169,13 @@ export class Turn {
     if (!pending) return;
     session.pending = undefined;
     for (const slot of pending.slots) {
-      session.history.push(slot.message ?? toolMessage(slot.call, abandonedResult(requestOf(slot.suspension!))));
+      session.history.push(slot.message ?? toolMessage(slot.call, slot.suspension ? abandonedResult(requestOf(slot.suspension)) : abortedWaitingResult(slot.call.name)));
     }
   }
 
   #roundContext(): RoundContext {
-    const { kernel, signal, settings, waitFor, emit } = this.#deps;
-    return { kernel, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, emit };
+    const { session, signal, settings, waitFor, emit } = this.#deps;
+    return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, emit };
   }
 
   #finish(status: AgentStatus | "aborted", extra: { suspension?: Suspension; reason?: IncompleteReason } = {}): AgentResponse {
@@ -191,13 +191,13 @@ export class Turn {
     const history = this.#deps.session.history;
     for (let index = history.length - 1; index >= this.#firstMessage; index--) {
       const message = history[index];
-      if (message.role === "assistant") return message.content;
+      if (message?.role === "assistant") return message.content;
     }
     return "";
   }
 }
 
 function lastAssistantIndex(session: Session): number {
-  for (let index = session.history.length - 1; index >= 0; index--) if (session.history[index].role === "assistant") return index;
+  for (let index = session.history.length - 1; index >= 0; index--) if (session.history[index]?.role === "assistant") return index;
   return session.history.length;
 }

@@ -20,6 +20,6 @@ export const coreBuiltins = definePlugin({
     // Without an agent session (a tool called by hand) the list lives as long as the plugin.
     const fallback = memoryTodoList();
     if (tools.question !== false) api.tools.add(questionTool());
-    if (tools.todowrite !== false) api.tools.add(todowriteTool(() => (api.has("todos") ? api.need("todos") : fallback)));
+    if (tools.todowrite !== false) api.tools.add(todowriteTool(() => fallback));
   },
 });

@@ -15,17 +15,17 @@ const input = Type.Object({
 
 /**
  * `todowrite`: replaces the session's todo list and returns it rendered, one `[x]`/`[ ]` line per item.
- * `list` says where the list lives: the agent's session when there is one.
+ * The list is the calling session's `todos` service; `fallback` serves a call made outside a session.
  */
-export function todowriteTool(list: () => TodoList): Tool {
+export function todowriteTool(fallback: () => TodoList): Tool {
   return defineTool({
     name: "todowrite",
     description:
       "Write your todo list for a task with several steps. Send the whole list each time (it replaces the previous one), with each item's status: pending, in_progress (one at a time) or completed. Mark items completed as soon as they are done.",
     input,
     source: { kind: "builtin", id: "@weft/core" },
-    execute: ({ todos }) => {
-      const target = list();
+    execute: ({ todos }, ctx) => {
+      const target = ctx.session?.has("todos") ? ctx.session.need("todos") : fallback();
       target.set(todos);
       return { output: renderTodos(target.get()), metadata: { todos } };
     },

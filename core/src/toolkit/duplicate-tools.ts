@@ -1,4 +1,4 @@
-import type { Logger, RegisteredTool, ToolBox, ToolSource } from "@weft/sdk";
+import type { Logger, ToolDescriptor, ToolBox, ToolSource } from "@weft/sdk";
 
 /**
  * Keeps the first registration of every name and drops the rest, with a warning naming both sources.
@@ -6,7 +6,7 @@ import type { Logger, RegisteredTool, ToolBox, ToolSource } from "@weft/sdk";
  * first is the one the fixed order prefers.
  */
 export function dropDuplicateTools(toolBox: ToolBox, logger: Logger): void {
-  const kept = new Map<string, RegisteredTool>();
+  const kept = new Map<string, ToolDescriptor>();
   for (const tool of toolBox.registrations()) {
     const first = kept.get(tool.name);
     if (!first) {

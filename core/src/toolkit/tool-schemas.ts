@@ -1,4 +1,4 @@
-import type { RegisteredTool } from "@weft/sdk";
+import type { ToolDescriptor } from "@weft/sdk";
 
 /** A tool in the OpenAI Chat Completions `tools` array. */
 export interface OpenAITool {
@@ -14,11 +14,11 @@ export interface AnthropicTool {
 }
 
 /** For applications that run their own loop against the OpenAI wire. */
-export function toOpenAITools(tools: RegisteredTool[]): OpenAITool[] {
+export function toOpenAITools(tools: ToolDescriptor[]): OpenAITool[] {
   return tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
 }
 
 /** For applications that run their own loop against the Anthropic wire. */
-export function toAnthropicTools(tools: RegisteredTool[]): AnthropicTool[] {
+export function toAnthropicTools(tools: ToolDescriptor[]): AnthropicTool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { WeftError, isWeftError, stderrLogger } from "@weft/sdk";
-import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, RegisteredTool, Tool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
+import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, Tool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
 import { importPlugin } from "../config/plugin-resolver.js";
 import { createKernel } from "../kernel.js";
 import { dropDuplicateTools } from "./duplicate-tools.js";
@@ -13,7 +13,7 @@ export interface Toolkit {
   /** The kernel underneath: give it (or the toolkit) to `createAgent`. */
   readonly kernel: Kernel;
   /** Sorted by name; live (an MCP server's list change shows here). */
-  readonly tools: RegisteredTool[];
+  readonly tools: ToolDescriptor[];
   /** The system-prompt text the sources contribute (the skills catalog). */
   readonly prompt: string;
   readonly waitFor?: WaitFor;

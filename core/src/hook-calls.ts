@@ -1,0 +1,22 @@
+import type { ChatModel, ChatRequest, CompactionState, HookContext } from "@weft/sdk";
+import type { HookSet } from "./hook-set.js";
+
+// These run before every model call: a hook nobody taps is skipped. A throwing tap rejects with
+// HookFailedError naming it, which fails the turn.
+
+/** The system prompt: `base` followed by the sections the `prompt` hook contributes. */
+export async function buildPrompt(hooks: HookSet, base: string, context: HookContext): Promise<string> {
+  if (!hooks.prompt.live) return base;
+  const sections = (await hooks.prompt.promise(base ? [base] : [], context)) as string[];
+  return sections.filter((section) => section.length > 0).join("\n\n");
+}
+
+export function prepareRequest(hooks: HookSet, request: ChatRequest, model: ChatModel, context: HookContext): Promise<ChatRequest> {
+  if (!hooks.beforeModelCall.live) return Promise.resolve(request);
+  return hooks.beforeModelCall.promise(request, { model }, context) as Promise<ChatRequest>;
+}
+
+export function compact(hooks: HookSet, state: CompactionState, context: HookContext): Promise<CompactionState> {
+  if (!hooks.compact.live) return Promise.resolve(state);
+  return hooks.compact.promise(state, context) as Promise<CompactionState>;
+}
