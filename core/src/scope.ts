@@ -1,4 +1,4 @@
-import { WeftError, errorMessage, isWeftError } from "@weft/sdk";
+import { SERVICE_PROVIDERS, WeftError, errorMessage, isWeftError } from "@weft/sdk";
 import type {
   AnyTool,
   Disposer,
@@ -160,7 +160,14 @@ export class Scope implements ScopeContract, TapOwner {
 /** A service by name; SERVICE_MISSING names who needs it. */
 export function needService<K extends keyof WeftServices>(services: ServiceRegistry, name: K, who: string): WeftServices[K] {
   if (!services.has(name)) {
-    throw new WeftError("SERVICE_MISSING", `${who} needs the "${name}" service: enable the plugin that provides it`);
+    const plugin = SERVICE_PROVIDERS[name];
+    const hint = plugin ? `enable ${plugin} (plugins: [${shortName(plugin)}])` : "enable the plugin that provides it";
+    throw new WeftError("SERVICE_MISSING", `${who} needs the "${name}" service: ${hint}`);
   }
   return services.get(name) as WeftServices[K];
+}
+
+/** The config's short name of a plugin package: `@weft/plugin-x` and `weft-plugin-x` are `x`. */
+function shortName(plugin: string): string {
+  return plugin.replace(/^@weft\/plugin-|^weft-plugin-/, "");
 }

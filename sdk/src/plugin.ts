@@ -27,6 +27,12 @@ export interface WeftServices {
   mcp: McpHost;
 }
 
+/**
+ * The plugin that publishes each standard service, for the SERVICE_MISSING error that says what to
+ * enable. A third-party service adds its own line: `SERVICE_PROVIDERS.jira = "@acme/weft-plugin-jira"`.
+ */
+export const SERVICE_PROVIDERS: Partial<Record<string, string>> = { mcp: "@weft/plugin-mcp" };
+
 export interface ProvideOptions {
   /** This service deliberately replaces one already provided under the name. */
   replaces?: boolean;

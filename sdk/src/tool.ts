@@ -141,3 +141,14 @@ export interface ExecuteOptions {
 export function errorResult(output: string, metadata?: Record<string, unknown>): ToolResult {
   return metadata ? { output, isError: true, metadata } : { output, isError: true };
 }
+
+/** Whether a call's signal aborted because the execute path's deadline passed (not the caller's abort). */
+export function deadlinePassed(signal: AbortSignal): boolean {
+  const reason: unknown = signal.reason;
+  return signal.aborted && reason instanceof Error && (reason as { code?: unknown }).code === "DEADLINE_EXCEEDED";
+}
+
+/** The milliseconds a tool may still plan with: its own budget, cut to what is left before `ctx.deadline`. */
+export function withinDeadline(budgetMs: number, ctx: Pick<ToolContext, "deadline">): number {
+  return ctx.deadline === undefined ? budgetMs : Math.max(1, Math.min(budgetMs, ctx.deadline - Date.now()));
+}

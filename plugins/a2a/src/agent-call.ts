@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Task } from "@a2a-js/sdk";
-import { errorMessage, errorResult } from "@weft/sdk";
+import { deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { PendingAnswer, PendingRequest, ToolContext, ToolResult } from "@weft/sdk";
 import { artifactsText, messageText, messageUrl } from "./message-text.js";
 import type { RemoteAgent } from "./remote-agent.js";
@@ -45,6 +45,8 @@ export async function callAgent(agent: RemoteAgent, task: string, ctx: ToolConte
   } catch (error) {
     if (!ctx.signal.aborted) return errorResult(`${agent.name} call failed: ${errorMessage(error)}`);
     if (current && !settled) await cancelRemote(agent, current.taskId);
+    const task = current ? { taskId: current.taskId } : {};
+    if (deadlinePassed(ctx.signal)) return errorResult(errorMessage(ctx.signal.reason), { timedOut: true, ...task });
     return errorResult(`${agent.name} call was aborted`, { aborted: true, ...(current ? { taskId: current.taskId } : {}) });
   }
 }

@@ -206,7 +206,7 @@ describe("@weft/plugin-a2a", () => {
     try {
       const cancelled = research.nextCancel();
       const result = await kernel.execute({ name: "Research_Agent__cite", arguments: { task: "slow" } });
-      expect(result).toEqual({ isError: true, output: "Research_Agent__cite timed out after 1500 ms", metadata: { timedOut: true } });
+      expect(result).toEqual({ isError: true, output: "Research_Agent__cite timed out after 1500 ms", metadata: { timedOut: true, taskId: expect.any(String) } });
       expect(research.cancels).toContain(await cancelled);
     } finally {
       await kernel.close();

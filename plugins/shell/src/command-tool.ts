@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { Type } from "typebox";
-import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, errorMessage, errorResult, formatProcessOutput, runProcess, type Tool } from "@weft/sdk";
+import { DEFAULT_MAX_OUTPUT_BYTES, deadlinePassed, defineTool, errorMessage, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool } from "@weft/sdk";
 
 /** Bounds of `timeout_ms`; a call outside them is refused before anything runs. */
 export const MAX_TIMEOUT_MS = 600_000;
@@ -49,8 +49,7 @@ export function commandTool(spec: ShellSpec, options: ShellToolOptions = {}): To
       `It runs in the working directory unless workdir names another folder, and it is stopped, with everything it started, after timeout_ms (default ${defaultTimeoutMs}, at most ${MAX_TIMEOUT_MS}). ` +
       "Prefer the file tools to read, write and edit files.",
     input,
-    // The tool's own timer must fire first, so the model gets the retry hint rather than the kernel's cut-off.
-    timeoutMs: MAX_TIMEOUT_MS + 30_000,
+    timeoutMs: MAX_TIMEOUT_MS,
     async execute({ command, workdir, timeout_ms }, ctx) {
       const timeoutMs = timeout_ms ?? defaultTimeoutMs;
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
@@ -68,14 +67,14 @@ export function commandTool(spec: ShellSpec, options: ShellToolOptions = {}): To
           cwd,
           env: withoutStartupFiles(options.env ?? process.env),
           signal: ctx.signal,
-          timeoutMs,
+          timeoutMs: withinDeadline(timeoutMs, ctx),
           maxOutputBytes,
         });
       } catch (error) {
         return errorResult(`${spec.name} could not start ${spec.program}: ${errorMessage(error)}`);
       }
       const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut: outcome.timedOut, durationMs: outcome.durationMs };
-      if (outcome.timedOut) {
+      if (outcome.timedOut || deadlinePassed(ctx.signal)) {
         return errorResult(`timed out after ${timeoutMs} ms, retry with a larger timeout_ms if the command needs longer\n${formatProcessOutput(outcome)}`, metadata);
       }
       if (outcome.aborted) return errorResult(`${spec.name} was aborted\n${formatProcessOutput(outcome)}`, metadata);

@@ -1,16 +1,11 @@
 import { open } from "node:fs/promises";
 import { Type } from "typebox";
-import { defineTool, errorResult, formatProcessOutput, runProcess, type Tool, type ToolResult, type ToolSource } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool, type ToolContext, type ToolResult, type ToolSource } from "@weft/sdk";
 import type { FolderSkill } from "./skill.js";
 import { fileFailure, lookUpFile, lookUpSkill, type SkillLookup } from "./skill-lookup.js";
 
 /** A script's time limit when none is configured: 2 minutes. */
 export const DEFAULT_SKILL_TIMEOUT_MS = 120_000;
-/**
- * The kernel's own limit for the call sits this far past the script's, so the script's limit fires
- * first and the model reads `timed out after <ms> ms` with the output so far.
- */
-const KERNEL_GRACE_MS = 10_000;
 
 const input = Type.Object({
   skill_name: Type.String({ description: "The skill's name" }),
@@ -25,8 +20,8 @@ export function skillExecuteFileTool(lookup: SkillLookup, source: ToolSource, ti
       "Run an executable file a skill ships (a script with a shebang line), by its path relative to the skill folder, with optional arguments. It runs from the skill folder without a shell and without input; the result is its exit status and its output (stdout and stderr together).",
     input,
     source,
-    timeoutMs: timeoutMs + KERNEL_GRACE_MS,
-    execute: async ({ skill_name, path, args }, { signal }) => {
+    timeoutMs,
+    execute: async ({ skill_name, path, args }, ctx) => {
       const skill = await lookUpSkill(lookup, skill_name);
       if (!skill.ok) return skill.result;
       const file = lookUpFile(skill.value, path);
@@ -34,12 +29,12 @@ export function skillExecuteFileTool(lookup: SkillLookup, source: ToolSource, ti
       if (skill.value.kind === "data") {
         return errorResult(`skill ${skill.value.name} is given as data, so its files cannot run; read them with skill_load_file`);
       }
-      return run(skill.value, file.value, args ?? [], signal, timeoutMs);
+      return run(skill.value, file.value, args ?? [], ctx, timeoutMs);
     },
   });
 }
 
-async function run(skill: FolderSkill, file: string, args: string[], signal: AbortSignal, timeoutMs: number): Promise<ToolResult> {
+async function run(skill: FolderSkill, file: string, args: string[], ctx: ToolContext, timeoutMs: number): Promise<ToolResult> {
   let target: string;
   try {
     target = await skill.root.resolve(file);
@@ -51,12 +46,12 @@ async function run(skill: FolderSkill, file: string, args: string[], signal: Abo
   let outcome;
   try {
     // Named relative to the skill folder, its working directory, so `$0` does not reveal where it is.
-    outcome = await runProcess({ command: `./${skill.root.relative(target)}`, args, cwd: skill.root.path, signal, timeoutMs });
+    outcome = await runProcess({ command: `./${skill.root.relative(target)}`, args, cwd: skill.root.path, signal: ctx.signal, timeoutMs: withinDeadline(timeoutMs, ctx) });
   } catch (error) {
     return fileFailure("run", file, error);
   }
   const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut: outcome.timedOut };
-  if (outcome.timedOut) {
+  if (outcome.timedOut || deadlinePassed(ctx.signal)) {
     const partial = outcome.output ? `\n${formatProcessOutput(outcome).replace(/^exit status: .*\n/, "")}` : "";
     return errorResult(`timed out after ${timeoutMs} ms${partial}`, metadata);
   }

@@ -1,4 +1,4 @@
-import { errorMessage } from "@weft/sdk";
+import { deadlinePassed, errorMessage } from "@weft/sdk";
 
 export interface FetchLimits {
   timeoutMs: number;
@@ -81,7 +81,7 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
       return { ok: true, url: url.href, status: response.status, contentType, body: decode(bytes, contentType), truncated };
     }
   } catch (error) {
-    if (timeout.aborted) return { ok: false, error: `timed out after ${limits.timeoutMs} ms fetching ${url.href}` };
+    if (timeout.aborted || deadlinePassed(signal)) return { ok: false, error: `timed out after ${limits.timeoutMs} ms fetching ${url.href}` };
     if (signal.aborted) throw error;
     const cause = (error as { cause?: unknown }).cause;
     return { ok: false, error: `could not fetch ${url.href}: ${cause ? errorMessage(cause) : errorMessage(error)}` };

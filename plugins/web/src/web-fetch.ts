@@ -18,8 +18,7 @@ export function webFetchTool(name: string, limits: WebLimits): Tool<any> {
       max_bytes: Type.Optional(Type.Integer({ minimum: 1, description: `Most bytes of the body to read (default ${limits.maxBytes})` })),
     }),
     annotations: { readOnlyHint: true, openWorldHint: true },
-    // Above the fetch's own timeout, so the model reads which URL timed out.
-    timeoutMs: limits.timeoutMs + 5_000,
+    timeoutMs: limits.timeoutMs,
     async execute({ url, format = "markdown", max_bytes }, ctx) {
       const maxBytes = Math.min(max_bytes ?? limits.maxBytes, limits.maxBytes);
       const page = await fetchPage(url, { ...limits, maxBytes }, ctx.signal);

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
 import { convertHtml } from "./html-conversion.js";
 import type { WebLimits } from "./web-limits.js";
 
@@ -28,14 +28,14 @@ export function webSearchTool(name: string, backend: SearchBackend, limits: Pick
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: `Most results to return (default ${DEFAULT_SEARCH_RESULTS})` })),
     }),
     annotations: { readOnlyHint: true, openWorldHint: true },
-    timeoutMs: limits.timeoutMs + 5_000,
+    timeoutMs: limits.timeoutMs,
     async execute({ query, limit = DEFAULT_SEARCH_RESULTS }, ctx) {
       const timeout = AbortSignal.timeout(limits.timeoutMs);
       let hits: SearchHit[];
       try {
         hits = await search(backend, query, limit, AbortSignal.any([ctx.signal, timeout]), limits.userAgent);
       } catch (error) {
-        if (timeout.aborted) return errorResult(`search timed out after ${limits.timeoutMs} ms (${service})`);
+        if (timeout.aborted || deadlinePassed(ctx.signal)) return errorResult(`search timed out after ${limits.timeoutMs} ms (${service})`);
         if (ctx.signal.aborted) throw error;
         return errorResult(`search failed (${service}): ${errorMessage(error)}`);
       }

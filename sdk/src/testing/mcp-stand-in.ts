@@ -26,6 +26,7 @@ export function recordingMcpHost(seen: { name: string; config: McpServerConfig }
             return typeof value === "function" ? value.bind(target) : value;
           },
         }),
+        { replaces: true },
       );
     },
   });
