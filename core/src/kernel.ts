@@ -26,6 +26,7 @@ import type { TapRecord } from "./hook-point.js";
 import { HookSet, failingLoudly, kernelContext } from "./hook-set.js";
 import { PluginOptionsError } from "./plugin-options-error.js";
 import { withDefaults } from "./schema-defaults.js";
+import { unknownOptions } from "./unknown-options.js";
 import { Scope } from "./scope.js";
 import { ServiceRegistry } from "./service-registry.js";
 import { SessionScope, closedResult } from "./session-scope.js";
@@ -297,7 +298,10 @@ function resolveOptions(plugin: Plugin<any>, options: unknown): unknown {
   if (!plugin.options) return options ?? {};
   // Not cloned: code-configured options may hold functions and signals (a skill provider, a waitFor).
   const value = withDefaults(plugin.options, options ?? {});
-  const problems = [...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message }));
+  const problems = [
+    ...unknownOptions(plugin.options, value),
+    ...[...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message })),
+  ];
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);
   return value;
 }

@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, type FeedbackEvent, type Tool, type ToolVerdict } from "@weft/sdk";
+import { PLUGIN_API_VERSION, Stage, deadlinePassed, defineTool, definePlugin, type FeedbackEvent, type Tool, type ToolVerdict } from "@weft/sdk";
 import { createKernel } from "./kernel.js";
 
 const add = defineTool({
@@ -111,6 +111,39 @@ describe("the execute path", () => {
     expect(await kernel.execute({ id: "d", name: "add", arguments: { a: 1, b: 1 } })).toEqual({ output: "from the interceptor" });
     expect(seen).toEqual(["tool.called", "tool.returned"]);
     expect(events.map((event) => `${event.type} ${"callId" in event ? event.callId : ""}`)).toEqual(["tool.called c", "tool.returned c", "tool.called d", "tool.returned d"]);
+  });
+
+  it("takes plain text from a tool as its output, and gives the tool its deadline", async () => {
+    let deadline: number | undefined;
+    const plain: Tool = {
+      name: "plain",
+      description: "Answers with a string",
+      inputSchema: { type: "object" },
+      timeoutMs: 60_000,
+      execute: async (_args, ctx) => ((deadline = ctx.deadline), "just text") as never,
+    };
+    const typed = defineTool({ name: "typed", description: "Answers with a string", input: Type.Object({}), execute: () => "typed text" });
+    const { kernel } = await kernelWith(plain, typed);
+    const before = Date.now();
+    expect(await kernel.execute({ name: "plain", arguments: {} })).toEqual({ output: "just text" });
+    expect(deadline).toBeGreaterThanOrEqual(before + 60_000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(await kernel.execute({ name: "typed", arguments: {} })).toEqual({ output: "typed text" });
+  });
+
+  it("lets a tool that stops at its deadline report itself, with the deadline as the abort reason", async () => {
+    const selfReporting = defineTool({
+      name: "self_reporting",
+      description: "Reports its own timeout",
+      input: Type.Object({}),
+      timeoutMs: 30,
+      execute: (_args, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", () => resolve({ output: `stopped: ${deadlinePassed(ctx.signal)} ${String(ctx.signal.reason.message)}`, isError: true })),
+        ),
+    });
+    const { kernel } = await kernelWith(selfReporting);
+    expect(await kernel.execute({ name: "self_reporting", arguments: {} })).toEqual({ output: "stopped: true self_reporting timed out after 30 ms", isError: true });
   });
 
   it("turns a thrown error into an error result", async () => {

@@ -9,8 +9,8 @@ export interface ToolDefinition<Input extends TSchema> {
   source?: ToolSource;
   annotations?: ToolAnnotations;
   timeoutMs?: number;
-  /** `args` has already been validated against `input` by the kernel. */
-  execute(args: Static<Input>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
+  /** `args` has already been validated against `input` by the kernel. Plain text is a result's `output`. */
+  execute(args: Static<Input>, ctx: ToolContext): Promise<ToolResult | string> | ToolResult | string;
 }
 
 /** A tool whose arguments are typed from its typebox schema. */
@@ -20,6 +20,9 @@ export function defineTool<Input extends TSchema>(definition: ToolDefinition<Inp
     ...rest,
     // A typebox schema is plain JSON Schema; a JSON round trip drops typebox's symbol keys.
     inputSchema: JSON.parse(JSON.stringify(input)) as Record<string, unknown>,
-    execute: async (args, ctx) => execute(args, ctx),
+    execute: async (args, ctx) => {
+      const result = await execute(args, ctx);
+      return typeof result === "string" ? { output: result } : result;
+    },
   };
 }

@@ -133,6 +133,8 @@ describe("loadProject", () => {
     expect(error.message).toBe(`${project}/weft.config.yaml:3:21 (option plugins[1].rooted.root): invalid option for weft-plugin-rooted: must be string`);
     const missing = await loadError("plugins:\n  - rooted: {}\n");
     expect(missing.message).toBe(`${project}/weft.config.yaml:2:13 (option plugins[0].rooted): invalid option for weft-plugin-rooted: must have required properties root`);
+    const typo = await loadError("plugins:\n  - rooted: { root: ./ws, rot: ./ws }\n");
+    expect(typo.message).toBe(`${project}/weft.config.yaml:2:32 (option plugins[0].rooted.rot): invalid option for weft-plugin-rooted: is not an option (known: root, depth)`);
     const unknown = await loadError("plugins: [alpha]\nplugns: [beta]\n");
     expect(unknown.message).toBe(
       `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, instructions, effort, plugins, mcp, skills, disableTools, maxIterations, builtins, agents, skillsFilter, skillSampleLimit, disableSkills, deadline`,
