@@ -46,6 +46,8 @@ const wire: ConformanceWire = {
   toolCall: (call) => sse(toolReply(call)),
   truncated: (text) => sse(textReply(text).slice(0, -1)),
   errorBody: (_status, message) => JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }),
+  // No Models API entry: the family table answers (and knows no "conformance-*" model).
+  routes: Object.fromEntries(["conformance-model", "conformance-other"].map((id) => [`GET /v1/models/${id}`, { status: 404, body: "{}" }])),
 };
 
 runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel: (settings) => createAnthropicModel({ provider: "anthropic", apiKey: "test-key", ...settings }) });
@@ -63,7 +65,22 @@ describe("anthropic over HTTP", () => {
     createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const streamReply = (events: Record<string, unknown>[]) => ({ headers: { "content-type": "text/event-stream" }, body: sse(events) });
 
+  const adaptiveInfo = {
+    id: "claude-test",
+    type: "model",
+    max_input_tokens: 200000,
+    max_tokens: 64000,
+    capabilities: {
+      effort: { supported: true, low: { supported: true }, medium: { supported: true }, high: { supported: true }, max: { supported: true } },
+      image_input: { supported: true },
+      pdf_input: { supported: true },
+      structured_outputs: { supported: true },
+      thinking: { supported: true, types: { adaptive: { supported: true }, enabled: { supported: true } } },
+    },
+  };
+
   it("POSTs the request body to /v1/messages with the key and API version headers", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
     server.reply(streamReply(textReply("ok")));
     await model({ effort: "high", maxTokens: 2048, headers: { "anthropic-beta": "test-beta" } }).chat({
       messages: [
@@ -85,6 +102,41 @@ describe("anthropic over HTTP", () => {
         stream: true,
       }),
     );
+  });
+
+  it("asks the Models API once per model, only when the request depends on it, with the key", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
+    server.reply(streamReply(textReply("a")), streamReply(textReply("b")), streamReply(textReply("c")));
+    const chat = model({ effort: "off" });
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed).toHaveLength(0);
+    chat.changeEffort("low");
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed.map((request) => [request.method, request.path, request.headers["x-api-key"]])).toEqual([["GET", "/v1/models/claude-test", "sk-ant-test"]]);
+    expect(server.requests.map((request) => request.json().thinking)).toEqual([undefined, { type: "adaptive" }, { type: "adaptive" }]);
+  });
+
+  it("falls back to the family table when the Models API fails, without failing or retrying it, and says nothing to the model", async () => {
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "api_error", message: "down" } }) });
+    server.reply(streamReply(textReply("a")), streamReply(textReply("b")));
+    const chat = model({ model: "claude-sonnet-4-5", effort: "medium" });
+    expect((await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("a");
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed).toHaveLength(1);
+    expect(server.requests.map((request) => request.json().thinking)).toEqual([
+      { type: "enabled", budget_tokens: 8192 },
+      { type: "enabled", budget_tokens: 8192 },
+    ]);
+  });
+
+  it("streams a notice event when it had to change the request for the model", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
+    server.reply(streamReply(textReply("ok")));
+    const events = await drain(model({ effort: "high" }).stream({ messages: [{ role: "user", content: "Hi" }], temperature: 0.5 }));
+    expect(events.filter((event) => event.type === "notice")).toEqual([
+      { type: "notice", code: "temperature-dropped", message: "temperature 0.5 was not sent: Anthropic does not take it with thinking on" },
+    ]);
   });
 
   it("retries a 429 after its Retry-After, then answers", async () => {
@@ -182,6 +234,7 @@ describe("anthropic over HTTP", () => {
 describe("anthropic plugin", () => {
   it("registers the anthropic provider; createModel takes plugin options as defaults and the spec over them", async () => {
     const server = await startScriptedServer();
+    server.route("GET", "/v1/models/claude-a", { status: 404, body: "{}" });
     const kernel = await createTestKernel([[anthropic, { baseUrl: server.url, apiKey: "from-options", models: ["claude-b"], effort: "low" }]]);
     try {
       expect(kernel.providers()).toContain("anthropic");

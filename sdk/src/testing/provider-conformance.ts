@@ -3,7 +3,7 @@ import { drain } from "./drain.js";
 import type { ChatModel, ChatRequest, StreamEvent } from "../chat-model.js";
 import { ProviderError, WeftError, isAbortError } from "../errors.js";
 import type { ToolCall } from "../message.js";
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 
 /** The test framework's registration functions; vitest's and node:test's both fit. */
 export interface ConformanceTestApi {
@@ -25,6 +25,12 @@ export interface ConformanceWire {
   errorBody(status: number, message: string): string;
   /** The model a chat request body asks for (default `body.model`). */
   requestedModel?(body: any): string;
+  /**
+   * Side requests the provider makes about a model (capabilities, context window), answered outside
+   * the reply queue: `{"GET /v1/models/conformance-model": {...}}`. A side request not listed here
+   * takes the next queued reply, so list every one the provider makes.
+   */
+  routes?: Record<string, ScriptedResponse>;
 }
 
 /** The settings the suite creates models with; pass them on to the provider's `createModel`. */
@@ -62,6 +68,10 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
 
   async function withServer(run: (server: ScriptedServer, model: ChatModel) => Promise<void>): Promise<void> {
     const server = await startScriptedServer();
+    for (const [route, reply] of Object.entries(wire.routes ?? {})) {
+      const [method = "GET", path = "/"] = route.split(" ");
+      server.route(method, path, reply);
+    }
     try {
       const model = await options.createModel({
         baseUrl: server.url,
