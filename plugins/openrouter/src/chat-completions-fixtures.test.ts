@@ -168,7 +168,8 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     expect(finalMessage(await replay(response, "openrouter"))).toEqual({
       role: "assistant",
       content: "Hi!",
-      stats: { promptTokens: 194, outputTokens: 2, totalTokens: 196, cacheReadTokens: 0, cacheWriteTokens: 100, reasoningTokens: 0 },
+      // usage.cost is OpenRouter's own figure for the reply.
+      stats: { promptTokens: 194, outputTokens: 2, totalTokens: 196, cacheReadTokens: 0, cacheWriteTokens: 100, reasoningTokens: 0, costUsd: 0.95 },
       stopReason: "stop",
       model: "openrouter/test-model",
     });
