@@ -139,6 +139,36 @@ describe("anthropic over HTTP", () => {
     ]);
   });
 
+  const overloadedEvent = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+
+  it("retries an overloaded_error event that came before any content, like a 529, and streams only the good reply", async () => {
+    server.reply(streamReply([start, { type: "ping" }, overloadedEvent]), streamReply(textReply("second try")));
+    const events = await drain(model().stream({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(events.filter((event) => event.type === "text").map((event) => (event.type === "text" ? event.delta : "")).join("")).toBe("second try");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("never retries an error event once content was streamed: the caller sees the error", async () => {
+    const partial = textReply("half an answer").slice(0, 3);
+    server.reply(streamReply([...partial, overloadedEvent]), streamReply(textReply("must not be asked")));
+    const error = await rejectionOf(drain(model().stream({ messages: [{ role: "user", content: "Hi" }] })));
+    expect((error as Error).message).toBe("anthropic: the provider reported an error mid-stream: overloaded_error: Overloaded");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("gives up on repeated overloaded_error events after maxRetries", async () => {
+    server.reply(...Array.from({ length: 3 }, () => streamReply([start, overloadedEvent])));
+    const error = await rejectionOf(model({ maxRetries: 2 }).chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(error).toMatchObject({ providerType: "overloaded_error", retryable: true });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry an error event that is not worth it (invalid_request_error)", async () => {
+    server.reply(streamReply([start, { type: "error", error: { type: "invalid_request_error", message: "bad" } }]));
+    await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("retries a 429 after its Retry-After, then answers", async () => {
     server.reply(
       { status: 429, headers: { "content-type": "application/json", "retry-after": "0" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "Slow down" } }) },

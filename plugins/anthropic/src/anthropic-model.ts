@@ -41,6 +41,7 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
     maxRetries: settings.maxRetries,
     baseDelayMs: settings.retryBaseDelayMs,
     maxDelayMs: settings.maxRetryDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     idleTimeoutMs: settings.idleTimeoutMs,
     credentialHint: "the API key was rejected; check ANTHROPIC_API_KEY or the apiKey setting",
   };
@@ -76,6 +77,7 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
   }
 
   return createProviderModel({
+    retry: transport,
     provider: ANTHROPIC,
     model: settings.model,
     models: settings.models,

@@ -51,6 +51,7 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
     maxRetries: settings.maxRetries,
     baseDelayMs: settings.retryBaseDelayMs,
     maxDelayMs: settings.maxRetryDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     idleTimeoutMs: settings.idleTimeoutMs ?? OLLAMA_IDLE_TIMEOUT_MS,
     credentialHint: "the server rejected the API key; check the apiKey setting",
   };
@@ -95,6 +96,7 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
   }
 
   return createProviderModel({
+    retry: transport,
     provider: OLLAMA,
     model: settings.model,
     models: settings.models,

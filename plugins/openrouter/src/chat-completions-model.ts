@@ -140,6 +140,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
     maxRetries: settings.maxRetries,
     baseDelayMs: settings.retryBaseDelayMs,
     maxDelayMs: settings.maxRetryDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     idleTimeoutMs: settings.idleTimeoutMs,
     credentialHint: endpoint.credentialHint,
   };
@@ -200,6 +201,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
   }
 
   return createProviderModel({
+    retry: transport,
     provider,
     model: settings.model,
     models: settings.models,
