@@ -93,7 +93,7 @@ describe("providerFetch", () => {
 
   it("fails at once when Retry-After asks for longer than maxRetryAfterMs, naming the wait", async () => {
     server.reply(json(429, { error: { type: "rate_limit_error", message: "slow down" } }, { "retry-after": "120" }));
-    const error = await rejection(providerFetch({ url: server.url, body: {} }, fast));
+    const error = (await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error;
     expect(error.message).toBe(
       "test: HTTP 429 rate_limit_error: slow down; the provider asked to wait 120 s before retrying, longer than maxRetryAfterMs (60 s); try again later, or raise maxRetryAfterMs",
     );
@@ -109,12 +109,12 @@ describe("providerFetch", () => {
   it("fails an HTTP 200 HTML page, saying what came back, and names the page of a 502", async () => {
     const page = "<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head><body>...</body></html>";
     server.reply({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page });
-    expect((await rejection(providerFetch({ url: server.url, body: {} }, fast))).message).toBe(
+    expect(((await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error).message).toBe(
       'test: HTTP 200 with an HTML page titled "Sign in to the Wi-Fi" instead of the API\'s answer; check baseUrl (a proxy or login page may be answering)',
     );
     const gateway = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center></body></html>";
     server.reply(...Array.from({ length: 4 }, () => ({ status: 502, headers: { "content-type": "text/html" }, body: gateway })));
-    expect((await rejection(providerFetch({ url: server.url, body: {} }, fast))).message).toBe(
+    expect(((await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error).message).toBe(
       'test: HTTP 502 an HTML page titled "502 Bad Gateway" instead of the API\'s answer (after 3 retries); the provider is failing or overloaded; try again later',
     );
   });
