@@ -169,6 +169,20 @@ describe("anthropic over HTTP", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("finds the API through ANTHROPIC_BASE_URL when no baseUrl is set; the config wins", async () => {
+    const saved = process.env.ANTHROPIC_BASE_URL;
+    process.env.ANTHROPIC_BASE_URL = `${server.url}/from-env`;
+    try {
+      server.reply(streamReply(textReply("a")), streamReply(textReply("b")));
+      await createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "k" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+      await model().chat({ messages: [{ role: "user", content: "Hi" }] });
+      expect(server.requests.map((request) => request.path)).toEqual(["/from-env/v1/messages", "/v1/messages"]);
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = saved;
+    }
+  });
+
   it("retries a 429 after its Retry-After, then answers", async () => {
     server.reply(
       { status: 429, headers: { "content-type": "application/json", "retry-after": "0" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "Slow down" } }) },

@@ -215,6 +215,28 @@ describe("chat completions over HTTP", () => {
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /api/v1/models"]);
   });
 
+  it("takes OPENAI_BASE_URL and OPENAI_API_KEY from the environment; the config wins, and the key never goes to a configured local server", async () => {
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    process.env.OPENAI_BASE_URL = `${server.url}/env/v1`;
+    process.env.OPENAI_API_KEY = "sk-from-env";
+    try {
+      server.reply(sse(textChunks("a")), sse(textChunks("b")), sse(textChunks("c")));
+      await createCompatibleModel({ provider: "openai-compatible", model: "gpt-4.1" }).chat(hi);
+      await createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/local/v1` }).chat(hi);
+      await createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/local/v1`, apiKey: "sk-config" }).chat(hi);
+      expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([
+        ["/env/v1/chat/completions", "Bearer sk-from-env"],
+        ["/local/v1/chat/completions", undefined],
+        ["/local/v1/chat/completions", "Bearer sk-config"],
+      ]);
+    } finally {
+      for (const [name, value] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("reads vLLM's max_model_len for an openai-compatible info()", async () => {
     server.reply({ headers: { "content-type": "application/json" }, body: JSON.stringify({ object: "list", data: [{ id: "qwen3", object: "model", max_model_len: 32768 }] }) });
     const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1` });
@@ -258,7 +280,7 @@ describe("openrouter plugin", () => {
       await expect(kernel.createModel("openai-compatible/llama3")).rejects.toThrow(
         new WeftError(
           "CONFIG_INVALID",
-          "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1) or baseUrl in the model spec",
+          "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1), baseUrl in the model spec, or OPENAI_BASE_URL",
         ),
       );
       process.env.OPENROUTER_API_KEY = "from-env";

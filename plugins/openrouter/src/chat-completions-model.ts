@@ -106,22 +106,26 @@ export function createOpenRouterModel(spec: ModelSpec, defaults: unknown = {}): 
 }
 
 /**
- * Any Chat Completions endpoint (OpenAI, vLLM, LM Studio, llama.cpp, Ollama's /v1): `baseUrl` is
- * required, the key optional and never taken from the environment, so a local server is not sent a
- * cloud key by accident.
+ * Any Chat Completions endpoint (OpenAI, vLLM, LM Studio, llama.cpp, Ollama's /v1): the base URL
+ * from the settings, else `OPENAI_BASE_URL`. The key from the settings, else `OPENAI_API_KEY`, but
+ * that one only goes to the URL it belongs with (`OPENAI_BASE_URL`, or api.openai.com), so a local
+ * server named in the config is not sent a cloud key by accident.
  */
 export function createCompatibleModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(CompatibleSettings, defaults, spec);
-  if (!settings.baseUrl) {
+  const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL;
+  if (!baseUrl) {
     throw new WeftError(
       "CONFIG_INVALID",
-      "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1) or baseUrl in the model spec",
+      "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1), baseUrl in the model spec, or OPENAI_BASE_URL",
     );
   }
+  const envKeyFits = settings.baseUrl === undefined || hostnameOf(baseUrl) === "api.openai.com";
+  const apiKey = settings.apiKey ?? (envKeyFits ? process.env.OPENAI_API_KEY : undefined);
   return chatCompletionsModel(settings, {
     provider: OPENAI_COMPATIBLE,
-    baseUrl: settings.baseUrl,
-    headers: { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) },
+    baseUrl,
+    headers: { ...settings.headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     effortStyle: "reasoning_effort",
     maxTokensField: settings.maxTokensField ?? "max_tokens",
     credentialHint: "the server rejected the API key; check the apiKey setting",
@@ -215,6 +219,14 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
       return typeof size === "number" ? size : undefined;
     },
   });
+}
+
+function hostnameOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined; // providerFetch reports a bad URL when it is used
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
