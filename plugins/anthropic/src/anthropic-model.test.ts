@@ -46,6 +46,7 @@ const wire: ConformanceWire = {
   toolCall: (call) => sse(toolReply(call)),
   truncated: (text) => sse(textReply(text).slice(0, -1)),
   errorBody: (_status, message) => JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }),
+  overloadedBeforeContent: () => sse([start, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]),
   // No Models API entry: the family table answers (and knows no "conformance-*" model).
   routes: Object.fromEntries(["conformance-model", "conformance-other"].map((id) => [`GET /v1/models/${id}`, { status: 404, body: "{}" }])),
 };

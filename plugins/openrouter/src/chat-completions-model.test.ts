@@ -41,7 +41,11 @@ const wire: ConformanceWire = {
 };
 
 // OpenRouter asks for its model list when effort is on; an empty list leaves effort as asked.
-const openrouterWire: ConformanceWire = { ...wire, routes: { "GET /models": { headers: { "content-type": "application/json" }, body: '{"data":[]}' } } };
+const openrouterWire: ConformanceWire = {
+  ...wire,
+  // OpenRouter's mid-stream error chunk: the upstream status as error.code.
+  overloadedBeforeContent: () => frame([chunk({ role: "assistant", content: "" }), { error: { code: 529, message: "Provider overloaded" } }]),
+  routes: { "GET /models": { headers: { "content-type": "application/json" }, body: '{"data":[]}' } } };
 runProviderConformance({ describe, it }, { provider: "openrouter", wire: openrouterWire, createModel: (settings) => createOpenRouterModel({ provider: "openrouter", apiKey: "test-key", ...settings }) });
 runProviderConformance({ describe, it }, { provider: "openai-compatible", wire, createModel: (settings) => createCompatibleModel({ provider: "openai-compatible", ...settings }) });
 
