@@ -3,7 +3,6 @@ import type { ChatRequest } from "@weft/sdk";
 import { chatCompletionsRequest, type ChatCompletionsCall } from "./chat-completions-request.js";
 
 const PNG = "iVBORw0KGgo=";
-const PDF = "JVBERi0xLjQK";
 
 /** A transcript written with Anthropic (its signed thinking included), continued on OpenRouter. */
 const request: ChatRequest = {
