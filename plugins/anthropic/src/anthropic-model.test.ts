@@ -118,6 +118,37 @@ describe("anthropic over HTTP", () => {
     expect(server.requests.map((request) => request.json().thinking)).toEqual([undefined, { type: "adaptive" }, { type: "adaptive" }]);
   });
 
+  it("weft init's default (claude-sonnet-4-5, effort medium) sends budget thinking over HTTP, whether the Models API answers or not", async () => {
+    // The Models API's answer for Sonnet 4.5: thinking by budget only, no effort parameter.
+    const sonnet45 = {
+      id: "claude-sonnet-4-5-20250929",
+      type: "model",
+      max_input_tokens: 200000,
+      max_tokens: 64000,
+      capabilities: {
+        effort: { supported: false, low: { supported: false }, medium: { supported: false }, high: { supported: false }, max: { supported: false } },
+        image_input: { supported: true },
+        pdf_input: { supported: true },
+        structured_outputs: { supported: true },
+        thinking: { supported: true, types: { adaptive: { supported: false }, enabled: { supported: true } } },
+      },
+    };
+    const expected = JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 16384,
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] }],
+      thinking: { type: "enabled", budget_tokens: 8192 },
+      stream: true,
+    });
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { headers: { "content-type": "application/json" }, body: JSON.stringify(sonnet45) });
+    server.reply(streamReply(textReply("a")));
+    await model({ model: "claude-sonnet-4-5", effort: "medium" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { status: 404, body: "{}" });
+    server.reply(streamReply(textReply("b")));
+    await model({ model: "claude-sonnet-4-5", effort: "medium" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.requests.map((request) => request.body)).toEqual([expected, expected]);
+  });
+
   it("falls back to the family table when the Models API fails, without failing or retrying it, and says nothing to the model", async () => {
     server.route("GET", "/v1/models/claude-sonnet-4-5", { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "api_error", message: "down" } }) });
     server.reply(streamReply(textReply("a")), streamReply(textReply("b")));
