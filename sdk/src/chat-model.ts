@@ -28,6 +28,8 @@ export type StreamEvent =
   | { type: "reasoning"; delta: string }
   | { type: "tool_call"; call: ToolCall }
   | { type: "usage"; stats: Stats }
+  /** The provider changed the request to fit the model (dropped thinking, an image...): says what and why. */
+  | { type: "notice"; code: string; message: string }
   | { type: "done"; message: AssistantMessage };
 
 export interface ModelInfo {

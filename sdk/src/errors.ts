@@ -83,6 +83,8 @@ export interface ProviderErrorDetails {
   providerType?: string;
   /** How many times the request was retried before this error. */
   retries: number;
+  /** A failure worth another try (overloaded, rate limited), had nothing been streamed yet. */
+  retryable?: boolean;
 }
 
 /** A provider's HTTP or stream failure, after retries. */
@@ -92,6 +94,7 @@ export class ProviderError extends WeftError implements ProviderErrorDetails {
   readonly providerMessage?: string;
   readonly providerType?: string;
   readonly retries: number;
+  readonly retryable: boolean;
   constructor(message: string, details: ProviderErrorDetails, options: WeftErrorOptions = {}) {
     super("PROVIDER_ERROR", `${details.provider}: ${message}`, options);
     this.provider = details.provider;
@@ -99,6 +102,7 @@ export class ProviderError extends WeftError implements ProviderErrorDetails {
     this.providerMessage = details.providerMessage;
     this.providerType = details.providerType;
     this.retries = details.retries;
+    this.retryable = details.retryable ?? false;
   }
   /** Whether the request was retried before failing. */
   get retried(): boolean {

@@ -24,6 +24,8 @@ export interface FeedbackEventMap {
   "model.request": { model: string; messages: number; tools: number };
   "model.response": { model: string; stats: Stats; durationMs: number; stopReason?: string };
   "model.info-unavailable": { model: string; reason: string };
+  /** The provider shaped a request to what the model accepts (thinking dropped, an image replaced...). */
+  "model.notice": { model: string; code: string; message: string };
   "text.delta": { delta: string };
   "reasoning.delta": { delta: string };
   /** Text the model wrote alongside tool calls. */

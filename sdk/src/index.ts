@@ -27,4 +27,6 @@ export * from "./provider-fetch.js";
 export * from "./provider-settings.js";
 export * from "./provider-model.js";
 export * from "./reply-builder.js";
+export * from "./content-parts.js";
+export * from "./model-capabilities.js";
 export * from "./stream-collector.js";

@@ -34,6 +34,8 @@ export interface Stats {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   reasoningTokens?: number;
+  /** What the reply cost in US dollars: as the provider reported it, else from a price table. */
+  costUsd?: number;
 }
 
 export interface SystemMessage {
@@ -41,9 +43,44 @@ export interface SystemMessage {
   content: string;
 }
 
+/**
+ * Content beyond text, for user messages and tool results. Bytes travel base64 so a transcript stays
+ * plain JSON (session stores keep it as is); a URL is passed to providers that fetch URLs.
+ */
+export type ContentPart = TextPart | ImagePart | DocumentPart;
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** A picture, by its bytes (base64) or a URL. */
+export interface ImagePart {
+  type: "image";
+  /** `image/png`, `image/jpeg`, `image/gif`, `image/webp`. */
+  mediaType: string;
+  /** Base64 of the bytes; or give `url`. */
+  data?: string;
+  url?: string;
+}
+
+/** A document (PDF), by its bytes (base64) or a URL. */
+export interface DocumentPart {
+  type: "document";
+  /** `application/pdf`. */
+  mediaType: string;
+  data?: string;
+  url?: string;
+  /** A file name, shown to models that take one. */
+  name?: string;
+}
+
 export interface UserMessage {
   role: "user";
+  /** The text; with `parts`, what a text-only reader (compaction, logs) sees. */
   content: string;
+  /** The message's content in order, when it holds more than text; providers send these instead of `content`. */
+  parts?: ContentPart[];
 }
 
 export interface AssistantMessage {
@@ -63,6 +100,8 @@ export interface ToolMessage {
   toolCallId: string;
   toolName: string;
   content: string;
+  /** Images or documents the tool returned, in order with its text; providers send these instead of `content`. */
+  parts?: ContentPart[];
   isError?: boolean;
 }
 
@@ -85,5 +124,6 @@ export function addStats(a: Stats, b: Stats): Stats {
   if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
     sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
   }
+  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
   return sum;
 }

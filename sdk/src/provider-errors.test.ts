@@ -32,8 +32,10 @@ describe("provider faults", () => {
     expect(readProviderFault("nope")).toEqual({});
   });
 
-  it("uses a non-JSON error body as the message, shortened", () => {
-    expect(readProviderFaultText("<html>Bad Gateway</html>")).toEqual({ message: "<html>Bad Gateway</html>" });
+  it("uses a non-JSON error body as the message, shortened, and names an HTML page by its title", () => {
+    expect(readProviderFaultText("<html>Bad Gateway</html>")).toEqual({ message: "an HTML page instead of the API's answer" });
+    expect(readProviderFaultText("<html><title>Bad Gateway</title></html>")).toEqual({ message: 'an HTML page titled "Bad Gateway" instead of the API\'s answer' });
+    expect(readProviderFaultText("Bad Gateway")).toEqual({ message: "Bad Gateway" });
     expect(readProviderFaultText("x".repeat(300)).message).toBe(`${"x".repeat(200)}…`);
     expect(readProviderFaultText("  ")).toEqual({});
   });

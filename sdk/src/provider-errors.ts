@@ -1,4 +1,5 @@
 import { ProviderError, errorMessage } from "./errors.js";
+import { isRetryableStatus } from "./retry-policy.js";
 
 /** A provider's own description of a failure, read from an error body or a mid-stream error event. */
 export interface ProviderFault {
@@ -24,8 +25,10 @@ export function readProviderFault(body: unknown): ProviderFault {
   return fault;
 }
 
-/** The fault in a body that may not be JSON: a non-JSON body becomes the message, shortened. */
+/** The fault in a body that may not be JSON: a non-JSON body becomes the message, shortened; an HTML page is named by its title. */
 export function readProviderFaultText(text: string): ProviderFault {
+  const page = describeHtml(text);
+  if (page) return { message: page };
   try {
     const fault = readProviderFault(JSON.parse(text));
     if (fault.message !== undefined || fault.type !== undefined) return fault;
@@ -65,6 +68,23 @@ export function httpStatusError(provider: string, status: number, fault: Provide
   return new ProviderError(message, { provider, status, providerMessage: fault.message, providerType: fault.type, retries });
 }
 
+/**
+ * What an HTML body is, for an error: `an HTML page titled "502 Bad Gateway"`. Undefined when the
+ * text is not HTML.
+ */
+export function describeHtml(text: string): string | undefined {
+  const head = text.trimStart().slice(0, 512).toLowerCase();
+  if (!head.startsWith("<!doctype html") && !head.startsWith("<html") && !/^<(head|body|title)[\s>]/.test(head)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
+  return title ? `an HTML page titled "${excerpt(title, 120)}" instead of the API's answer` : "an HTML page instead of the API's answer";
+}
+
+/** A 2xx answer that is an HTML page: a proxy, a captive portal or a baseUrl that is not the API. */
+export function htmlPageError(provider: string, status: number, text: string, retries: number): ProviderError {
+  const page = describeHtml(text) ?? "an HTML page instead of the API's answer";
+  return new ProviderError(`HTTP ${status} with ${page}; check baseUrl (a proxy or login page may be answering)`, { provider, status, retries });
+}
+
 /** A request that never got a response: refused connection, reset, DNS failure, no answer in time. */
 export function networkError(provider: string, url: string, cause: unknown, retries: number): ProviderError {
   const reason = errorMessage(cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause);
@@ -76,15 +96,24 @@ export function brokenStreamError(provider: string, cause: unknown, retries: num
   return new ProviderError(`the connection broke while the reply was streaming (${errorMessage(cause)}); try again`, { provider, retries }, { cause });
 }
 
-/** An error the provider reported inside a stream that had started well (HTTP 200). */
+/** Error types of stream error events that are retried like their HTTP statuses (529, 429, 5xx). */
+export const RETRYABLE_FAULT_TYPES: ReadonlySet<string> = new Set(["overloaded_error", "rate_limit_error", "api_error", "server_error", "timeout_error"]);
+
+/**
+ * An error the provider reported inside a stream that had started well (HTTP 200). It is
+ * `retryable` when its type or status is one worth another try: the model retries it if nothing had
+ * been streamed yet.
+ */
 export function streamFaultError(provider: string, fault: ProviderFault, retries: number, status?: number): ProviderError {
   const described = describeFault(fault) || "no details given";
+  const retryable = (fault.type !== undefined && RETRYABLE_FAULT_TYPES.has(fault.type)) || (status !== undefined && isRetryableStatus(status));
   return new ProviderError(`the provider reported an error mid-stream: ${described}`, {
     provider,
     status,
     providerMessage: fault.message,
     providerType: fault.type,
     retries,
+    retryable,
   });
 }
 

@@ -91,10 +91,32 @@ describe("providerFetch", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("caps a long Retry-After at maxDelayMs", async () => {
-    server.reply(json(503, {}, { "retry-after": "3600" }), json(200, { ok: true }));
-    const response = await providerFetch({ url: server.url, body: {} }, { ...fast, maxDelayMs: 10 });
-    expect(await response.json()).toEqual({ ok: true });
+  it("fails at once when Retry-After asks for longer than maxRetryAfterMs, naming the wait", async () => {
+    server.reply(json(429, { error: { type: "rate_limit_error", message: "slow down" } }, { "retry-after": "120" }));
+    const error = (await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error;
+    expect(error.message).toBe(
+      "test: HTTP 429 rate_limit_error: slow down; the provider asked to wait 120 s before retrying, longer than maxRetryAfterMs (60 s); try again later, or raise maxRetryAfterMs",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries 408, 409 and 524", async () => {
+    server.reply(json(408, {}), json(409, {}), json(524, {}), json(200, { ok: true }));
+    const response = await providerFetch({ url: server.url, body: {} }, fast);
+    expect(response.retries).toBe(3);
+  });
+
+  it("fails an HTTP 200 HTML page, saying what came back, and names the page of a 502", async () => {
+    const page = "<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head><body>...</body></html>";
+    server.reply({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page });
+    expect(((await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error).message).toBe(
+      'test: HTTP 200 with an HTML page titled "Sign in to the Wi-Fi" instead of the API\'s answer; check baseUrl (a proxy or login page may be answering)',
+    );
+    const gateway = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center></body></html>";
+    server.reply(...Array.from({ length: 4 }, () => ({ status: 502, headers: { "content-type": "text/html" }, body: gateway })));
+    expect(((await rejection(providerFetch({ url: server.url, body: {} }, fast))) as Error).message).toBe(
+      'test: HTTP 502 an HTML page titled "502 Bad Gateway" instead of the API\'s answer (after 3 retries); the provider is failing or overloaded; try again later',
+    );
   });
 
   it("retries 500, 502, 503, 504 and 529, then gives up with the last error", async () => {

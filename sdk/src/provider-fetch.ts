@@ -1,5 +1,5 @@
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelay, type RetryPolicy } from "./retry-policy.js";
-import { brokenStreamError, httpStatusError, idleTimeoutError, networkError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
+import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, isRetryableStatus, parseRetryAfter, retryDelay, type RetryPolicy } from "./retry-policy.js";
+import { brokenStreamError, htmlPageError, httpStatusError, idleTimeoutError, networkError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
 
 /** The default idle timeout: how long a request may go without a byte before it is dropped. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -39,15 +39,17 @@ export interface ProviderResponse {
 }
 
 /**
- * POSTs (or GETs) to a provider with retries: 429, 500, 502, 503, 504, 529 and network errors are
- * retried with exponential backoff and jitter, honouring `Retry-After` (capped at `maxDelayMs`); other
- * statuses fail at once with a ProviderError carrying the provider's own message and type.
+ * POSTs (or GETs) to a provider with retries: the RETRYABLE_STATUSES and network errors are retried
+ * with exponential backoff and jitter, honouring `Retry-After` up to `maxRetryAfterMs` (a longer wait
+ * fails at once, naming it); other statuses fail at once with a ProviderError carrying the
+ * provider's own message and type. A 2xx HTML page is an error that says what came back.
  */
 export async function providerFetch(request: ProviderRequest, options: ProviderFetchOptions): Promise<ProviderResponse> {
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
     baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
     maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
   };
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const { signal } = request;
@@ -66,16 +68,18 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
       connection.close();
       if (signal?.aborted) throw signal.reason;
       if (attempt < policy.maxRetries) {
-        await sleep(retryDelay(attempt, policy), signal);
+        await abortableSleep(backoffDelay(attempt, policy), signal);
         continue;
       }
       throw connection.idled ? idleTimeoutError(options.provider, idleTimeoutMs, attempt) : networkError(options.provider, request.url, error, attempt);
     }
-    if (response.ok) return connection.respond(response);
-    if (isRetryableStatus(response.status) && attempt < policy.maxRetries) {
+    if (response.ok && !isHtml(response.headers)) return connection.respond(response);
+    const retryable = response.ok ? false : isRetryableStatus(response.status);
+    const delay = retryable ? retryDelay(attempt, policy, response.headers) : undefined;
+    if (delay !== undefined && attempt < policy.maxRetries) {
       await response.body?.cancel().catch(() => undefined);
       connection.close();
-      await sleep(retryDelay(attempt, policy, response.headers), signal);
+      await abortableSleep(delay, signal);
       continue;
     }
     let text = "";
@@ -85,7 +89,14 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
       if (signal?.aborted) throw signal.reason;
       // The error body is a nicety: the status alone still makes the error.
     }
-    const hint = response.status === 401 ? options.credentialHint : undefined;
+    if (response.ok) throw htmlPageError(options.provider, response.status, text, attempt);
+    const asked = retryable && attempt < policy.maxRetries ? parseRetryAfter(response.headers) : undefined;
+    const hint =
+      asked !== undefined
+        ? `the provider asked to wait ${seconds(asked)} before retrying, longer than maxRetryAfterMs (${seconds(policy.maxRetryAfterMs)}); try again later, or raise maxRetryAfterMs`
+        : response.status === 401
+          ? options.credentialHint
+          : undefined;
     throw httpStatusError(options.provider, response.status, readProviderFaultText(text), attempt, hint);
   }
 }
@@ -301,17 +312,12 @@ class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
 
 function noop(): void {}
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/** An API answers JSON or a stream; an HTML page is a proxy, a login portal or a wrong baseUrl. */
+function isHtml(headers: Headers): boolean {
+  return headers.get("content-type")?.toLowerCase().includes("text/html") ?? false;
 }
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+

@@ -1,6 +1,7 @@
 import { EFFORTS, type ChatModel, type ChatRequest, type Effort, type ModelInfo, type StreamEvent } from "./chat-model.js";
 import { ProviderError, WeftError } from "./errors.js";
 import { collectMessage } from "./stream-collector.js";
+import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy } from "./retry-policy.js";
 
 /** The settings one call runs with, taken when it starts: a later change leaves it alone. */
 export interface ModelCall {
@@ -21,6 +22,8 @@ export interface ProviderModelDriver {
   lookupContextWindow(model: string): Promise<number | undefined>;
   /** A context window the user set: `info()` reports it without asking the provider. */
   contextWindow?: number;
+  /** How a retryable error event before any content is retried (HTTP retries are providerFetch's). */
+  retry?: Partial<RetryPolicy>;
 }
 
 /**
@@ -35,8 +38,38 @@ export function createProviderModel(driver: ProviderModelDriver): ChatModel {
   const models = Object.freeze(driver.models?.includes(model) ? [...driver.models] : [...(driver.models ?? []), model]);
   const infos = new Map<string, Promise<ModelInfo>>();
 
-  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
-    return driver.stream(request, { model, effort });
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...definedFields(driver.retry ?? {}) };
+
+  /**
+   * A retryable error event (overloaded, rate limited) that comes before any content is retried like
+   * the HTTP status it stands for; what came before it (usage, notices) is held back until content
+   * arrives, so a retry repeats nothing. Once content was streamed, an error always reaches the caller.
+   */
+  function stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
+    // Taken now, not at the first read: a later changeModel leaves this call alone.
+    return retrying(request, { model, effort });
+  }
+
+  async function* retrying(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
+    for (let attempt = 0; ; attempt++) {
+      const held: StreamEvent[] = [];
+      let streaming = false;
+      try {
+        for await (const event of driver.stream(request, call)) {
+          if (!streaming && (event.type === "text" || event.type === "reasoning" || event.type === "tool_call" || event.type === "done")) {
+            streaming = true;
+            yield* held;
+          }
+          if (streaming) yield event;
+          else held.push(event);
+        }
+        if (!streaming) yield* held;
+        return;
+      } catch (error) {
+        if (streaming || !(error instanceof ProviderError) || !error.retryable || attempt >= policy.maxRetries || request.signal?.aborted) throw error;
+        await abortableSleep(backoffDelay(attempt, policy), request.signal);
+      }
+    }
   }
 
   function lookup(name: string): Promise<ModelInfo> {
@@ -85,4 +118,8 @@ export function createProviderModel(driver: ProviderModelDriver): ChatModel {
       effort = next;
     },
   };
+}
+
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

@@ -18,7 +18,8 @@ export const providerSettingsProperties = {
   idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: "Fail when no byte arrives for this long (ms)" })),
   maxTokens: Type.Optional(Type.Integer({ minimum: 1, description: "Output token limit when a request sets none" })),
   retryBaseDelayMs: Type.Optional(Type.Integer({ minimum: 0, description: "First retry backoff (ms, default 500), doubled each retry" })),
-  maxRetryDelayMs: Type.Optional(Type.Integer({ minimum: 0, description: "Longest single wait, backoff or Retry-After (ms, default 30000)" })),
+  maxRetryDelayMs: Type.Optional(Type.Integer({ minimum: 0, description: "Longest backoff between retries (ms, default 30000)" })),
+  maxRetryAfterMs: Type.Optional(Type.Integer({ minimum: 0, description: "Longest Retry-After honoured (ms, default 60000); a longer one fails at once, naming the wait" })),
   contextWindow: Type.Optional(Type.Integer({ minimum: 1, description: "Context window for info(), instead of asking the provider" })),
   headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "Extra HTTP headers sent with every request" })),
 };

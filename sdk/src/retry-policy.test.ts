@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { RETRYABLE_STATUSES, parseRetryAfter, retryDelay } from "./retry-policy.js";
 
-const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
+const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
 
 describe("retry policy", () => {
-  it("retries rate limits, server errors and Anthropic's 529, nothing else", () => {
-    expect([...RETRYABLE_STATUSES].sort()).toEqual([429, 500, 502, 503, 504, 529]);
+  it("retries timeouts, conflicts, rate limits, server errors, Cloudflare's 524 and Anthropic's 529, nothing else", () => {
+    expect([...RETRYABLE_STATUSES].sort()).toEqual([408, 409, 429, 500, 502, 503, 504, 524, 529]);
   });
 
   it("reads Retry-After as seconds, as an HTTP date, and retry-after-ms first", () => {
@@ -19,9 +19,10 @@ describe("retry policy", () => {
     expect(parseRetryAfter(new Headers(), now)).toBeUndefined();
   });
 
-  it("honours Retry-After up to the cap, without jitter", () => {
+  it("honours Retry-After up to maxRetryAfterMs, without jitter and past the backoff cap; beyond it, no retry", () => {
     expect(retryDelay(0, policy, new Headers({ "retry-after": "0.3" }))).toBe(300);
-    expect(retryDelay(0, policy, new Headers({ "retry-after": "3600" }))).toBe(1000);
+    expect(retryDelay(0, policy, new Headers({ "retry-after": "5" }))).toBe(5000);
+    expect(retryDelay(0, policy, new Headers({ "retry-after": "5.1" }))).toBeUndefined();
   });
 
   it("backs off exponentially with jitter between half and all of the step, capped", () => {

@@ -4,14 +4,23 @@ export interface RetryPolicy {
   maxRetries: number;
   /** The first backoff; each retry doubles it (default 500 ms). */
   baseDelayMs: number;
-  /** The longest single wait, backoff or `Retry-After` alike (default 30 s). */
+  /** The longest backoff between tries (default 30 s). */
   maxDelayMs: number;
+  /**
+   * The longest `Retry-After` honoured (default 60 s). A provider that asks for longer is not
+   * waited for: the request fails at once, saying how long it asked.
+   */
+  maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 });
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 });
 
-/** Statuses worth another try: rate limits, server errors, gateway failures, Anthropic's 529 overloaded. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+/**
+ * Statuses worth another try: request timeout (408), conflict (409, which OpenAI and Anthropic
+ * clients retry), rate limits, server errors, gateway failures, Cloudflare's 524 timeout and
+ * Anthropic's 529 overloaded.
+ */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504, 524, 529]);
 
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
@@ -35,13 +44,34 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
 }
 
 /**
- * The wait before retry number `attempt + 1`: the server's `Retry-After` when it sent one, else
- * exponential backoff with jitter (between half and all of `baseDelayMs * 2^attempt`), never more
- * than `maxDelayMs`.
+ * The wait before retry number `attempt + 1`: the server's `Retry-After` when it sent one (up to
+ * `maxRetryAfterMs`; beyond it undefined: do not retry), else exponential backoff with jitter
+ * (between half and all of `baseDelayMs * 2^attempt`), never more than `maxDelayMs`.
  */
-export function retryDelay(attempt: number, policy: RetryPolicy, headers?: Headers, random: () => number = Math.random): number {
+export function retryDelay(attempt: number, policy: RetryPolicy, headers?: Headers, random: () => number = Math.random): number | undefined {
   const asked = headers ? parseRetryAfter(headers) : undefined;
-  if (asked !== undefined) return Math.min(asked, policy.maxDelayMs);
+  if (asked !== undefined) return asked <= policy.maxRetryAfterMs ? asked : undefined;
+  return backoffDelay(attempt, policy, random);
+}
+
+/** Exponential backoff with jitter, for a retry the server set no wait for. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const backoff = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
   return backoff * (0.5 + random() / 2);
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

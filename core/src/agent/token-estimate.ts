@@ -7,6 +7,8 @@ import type { Message, ToolSpec } from "@weft/sdk";
 const CHARS_PER_TOKEN = 4;
 /** Role markers and separators every message costs on the wire. */
 const MESSAGE_OVERHEAD = 4;
+/** An image or a PDF page as providers bill it, roughly (Anthropic: ~1600 tokens for a 1092×1092 image). */
+const MEDIA_PART_TOKENS = 1600;
 
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -18,7 +20,8 @@ export function estimateMessageTokens(message: Message): number {
     for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.arguments).length;
     for (const block of message.reasoning ?? []) chars += (block.text ?? "").length + (block.signature ?? "").length + (block.redacted ?? "").length;
   }
-  return MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN);
+  const media = message.role === "user" || message.role === "tool" ? (message.parts ?? []).filter((part) => part.type !== "text").length : 0;
+  return MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN) + media * MEDIA_PART_TOKENS;
 }
 
 export function estimateMessagesTokens(messages: readonly Message[]): number {

@@ -129,6 +129,7 @@ export class Turn {
     for await (const event of model.stream({ ...prepared, signal })) {
       if (event.type === "text") emit({ type: "text.delta", delta: event.delta });
       else if (event.type === "reasoning") emit({ type: "reasoning.delta", delta: event.delta });
+      else if (event.type === "notice") emit({ type: "model.notice", model: ref, code: event.code, message: event.message });
       else if (event.type === "done") reply = event.message;
     }
     signal.throwIfAborted();

@@ -46,6 +46,9 @@ const wire: ConformanceWire = {
   toolCall: (call) => sse(toolReply(call)),
   truncated: (text) => sse(textReply(text).slice(0, -1)),
   errorBody: (_status, message) => JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }),
+  overloadedBeforeContent: () => sse([start, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]),
+  // No Models API entry: the family table answers (and knows no "conformance-*" model).
+  routes: Object.fromEntries(["conformance-model", "conformance-other"].map((id) => [`GET /v1/models/${id}`, { status: 404, body: "{}" }])),
 };
 
 runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel: (settings) => createAnthropicModel({ provider: "anthropic", apiKey: "test-key", ...settings }) });
@@ -63,7 +66,22 @@ describe("anthropic over HTTP", () => {
     createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const streamReply = (events: Record<string, unknown>[]) => ({ headers: { "content-type": "text/event-stream" }, body: sse(events) });
 
+  const adaptiveInfo = {
+    id: "claude-test",
+    type: "model",
+    max_input_tokens: 200000,
+    max_tokens: 64000,
+    capabilities: {
+      effort: { supported: true, low: { supported: true }, medium: { supported: true }, high: { supported: true }, max: { supported: true } },
+      image_input: { supported: true },
+      pdf_input: { supported: true },
+      structured_outputs: { supported: true },
+      thinking: { supported: true, types: { adaptive: { supported: true }, enabled: { supported: true } } },
+    },
+  };
+
   it("POSTs the request body to /v1/messages with the key and API version headers", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
     server.reply(streamReply(textReply("ok")));
     await model({ effort: "high", maxTokens: 2048, headers: { "anthropic-beta": "test-beta" } }).chat({
       messages: [
@@ -85,6 +103,116 @@ describe("anthropic over HTTP", () => {
         stream: true,
       }),
     );
+  });
+
+  it("asks the Models API once per model, only when the request depends on it, with the key", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
+    server.reply(streamReply(textReply("a")), streamReply(textReply("b")), streamReply(textReply("c")));
+    const chat = model({ effort: "off" });
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed).toHaveLength(0);
+    chat.changeEffort("low");
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed.map((request) => [request.method, request.path, request.headers["x-api-key"]])).toEqual([["GET", "/v1/models/claude-test", "sk-ant-test"]]);
+    expect(server.requests.map((request) => request.json().thinking)).toEqual([undefined, { type: "adaptive" }, { type: "adaptive" }]);
+  });
+
+  it("weft init's default (claude-sonnet-4-5, effort medium) sends budget thinking over HTTP, whether the Models API answers or not", async () => {
+    // The Models API's answer for Sonnet 4.5: thinking by budget only, no effort parameter.
+    const sonnet45 = {
+      id: "claude-sonnet-4-5-20250929",
+      type: "model",
+      max_input_tokens: 200000,
+      max_tokens: 64000,
+      capabilities: {
+        effort: { supported: false, low: { supported: false }, medium: { supported: false }, high: { supported: false }, max: { supported: false } },
+        image_input: { supported: true },
+        pdf_input: { supported: true },
+        structured_outputs: { supported: true },
+        thinking: { supported: true, types: { adaptive: { supported: false }, enabled: { supported: true } } },
+      },
+    };
+    const expected = JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 16384,
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] }],
+      thinking: { type: "enabled", budget_tokens: 8192 },
+      stream: true,
+    });
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { headers: { "content-type": "application/json" }, body: JSON.stringify(sonnet45) });
+    server.reply(streamReply(textReply("a")));
+    await model({ model: "claude-sonnet-4-5", effort: "medium" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { status: 404, body: "{}" });
+    server.reply(streamReply(textReply("b")));
+    await model({ model: "claude-sonnet-4-5", effort: "medium" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.requests.map((request) => request.body)).toEqual([expected, expected]);
+  });
+
+  it("falls back to the family table when the Models API fails, without failing or retrying it, and says nothing to the model", async () => {
+    server.route("GET", "/v1/models/claude-sonnet-4-5", { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "api_error", message: "down" } }) });
+    server.reply(streamReply(textReply("a")), streamReply(textReply("b")));
+    const chat = model({ model: "claude-sonnet-4-5", effort: "medium" });
+    expect((await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("a");
+    await chat.chat({ messages: [{ role: "user", content: "Hi" }] });
+    expect(server.routed).toHaveLength(1);
+    expect(server.requests.map((request) => request.json().thinking)).toEqual([
+      { type: "enabled", budget_tokens: 8192 },
+      { type: "enabled", budget_tokens: 8192 },
+    ]);
+  });
+
+  it("streams a notice event when it had to change the request for the model", async () => {
+    server.route("GET", "/v1/models/claude-test", { headers: { "content-type": "application/json" }, body: JSON.stringify(adaptiveInfo) });
+    server.reply(streamReply(textReply("ok")));
+    const events = await drain(model({ effort: "high" }).stream({ messages: [{ role: "user", content: "Hi" }], temperature: 0.5 }));
+    expect(events.filter((event) => event.type === "notice")).toEqual([
+      { type: "notice", code: "temperature-dropped", message: "temperature 0.5 was not sent: Anthropic does not take it with thinking on" },
+    ]);
+  });
+
+  const overloadedEvent = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+
+  it("retries an overloaded_error event that came before any content, like a 529, and streams only the good reply", async () => {
+    server.reply(streamReply([start, { type: "ping" }, overloadedEvent]), streamReply(textReply("second try")));
+    const events = await drain(model().stream({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(events.filter((event) => event.type === "text").map((event) => (event.type === "text" ? event.delta : "")).join("")).toBe("second try");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("never retries an error event once content was streamed: the caller sees the error", async () => {
+    const partial = textReply("half an answer").slice(0, 3);
+    server.reply(streamReply([...partial, overloadedEvent]), streamReply(textReply("must not be asked")));
+    const error = await rejectionOf(drain(model().stream({ messages: [{ role: "user", content: "Hi" }] })));
+    expect((error as Error).message).toBe("anthropic: the provider reported an error mid-stream: overloaded_error: Overloaded");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("gives up on repeated overloaded_error events after maxRetries", async () => {
+    server.reply(...Array.from({ length: 3 }, () => streamReply([start, overloadedEvent])));
+    const error = await rejectionOf(model({ maxRetries: 2 }).chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(error).toMatchObject({ providerType: "overloaded_error", retryable: true });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry an error event that is not worth it (invalid_request_error)", async () => {
+    server.reply(streamReply([start, { type: "error", error: { type: "invalid_request_error", message: "bad" } }]));
+    await rejectionOf(model().chat({ messages: [{ role: "user", content: "Hi" }] }));
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("finds the API through ANTHROPIC_BASE_URL when no baseUrl is set; the config wins", async () => {
+    const saved = process.env.ANTHROPIC_BASE_URL;
+    process.env.ANTHROPIC_BASE_URL = `${server.url}/from-env`;
+    try {
+      server.reply(streamReply(textReply("a")), streamReply(textReply("b")));
+      await createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "k" }).chat({ messages: [{ role: "user", content: "Hi" }] });
+      await model().chat({ messages: [{ role: "user", content: "Hi" }] });
+      expect(server.requests.map((request) => request.path)).toEqual(["/from-env/v1/messages", "/v1/messages"]);
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = saved;
+    }
   });
 
   it("retries a 429 after its Retry-After, then answers", async () => {
@@ -182,6 +310,7 @@ describe("anthropic over HTTP", () => {
 describe("anthropic plugin", () => {
   it("registers the anthropic provider; createModel takes plugin options as defaults and the spec over them", async () => {
     const server = await startScriptedServer();
+    server.route("GET", "/v1/models/claude-a", { status: 404, body: "{}" });
     const kernel = await createTestKernel([[anthropic, { baseUrl: server.url, apiKey: "from-options", models: ["claude-b"], effort: "low" }]]);
     try {
       expect(kernel.providers()).toContain("anthropic");

@@ -1,6 +1,8 @@
 import { Type } from "typebox";
 import {
+  CapabilityCache,
   createProviderModel,
+  hasMediaParts,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
@@ -14,7 +16,8 @@ import {
   type ProviderFetchOptions,
   type StreamEvent,
 } from "@weft/sdk";
-import { ANTHROPIC, anthropicRequestBody } from "./anthropic-request.js";
+import { ANTHROPIC, anthropicRequest } from "./anthropic-request.js";
+import { anthropicFallbackCapabilities, readModelInfo } from "./anthropic-capabilities.js";
 import { decodeAnthropicStream, messageAsEvents } from "./anthropic-stream.js";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -31,24 +34,35 @@ export const AnthropicSettings = Type.Object({
 export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(AnthropicSettings, defaults, spec);
   const apiKey = requireApiKey(ANTHROPIC, settings.apiKey, "ANTHROPIC_API_KEY");
-  const baseUrl = (settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+  const baseUrl = (settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
   const headers = { ...settings.headers, "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION };
   const transport: ProviderFetchOptions = {
     provider: ANTHROPIC,
     maxRetries: settings.maxRetries,
     baseDelayMs: settings.retryBaseDelayMs,
     maxDelayMs: settings.maxRetryDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     idleTimeoutMs: settings.idleTimeoutMs,
     credentialHint: "the API key was rejected; check ANTHROPIC_API_KEY or the apiKey setting",
   };
 
+  // Asked once per model, only by a request that depends on the answer; never with retries (the
+  // chat request must not wait on them), and a failure falls back to the family table.
+  const capabilities = new CapabilityCache(
+    async (model) => readModelInfo(await (await providerFetch({ url: `${baseUrl}/v1/models/${encodeURIComponent(model)}`, headers }, { ...transport, maxRetries: 0 })).json()),
+    anthropicFallbackCapabilities,
+  );
+
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const body = anthropicRequestBody(request, {
+    const dependsOnModel = call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const { body, notices } = anthropicRequest(request, {
       model: call.model,
       effort: call.effort,
       maxTokens: settings.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
       promptCaching: settings.promptCaching ?? true,
+      ...(dependsOnModel ? { capabilities: (await capabilities.get(call.model)).capabilities } : {}),
     });
+    for (const notice of notices) yield { type: "notice", ...notice };
     const response = await providerFetch({ url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal }, transport);
     const context = { model: `${ANTHROPIC}/${call.model}`, retries: response.retries };
     // A proxy (or a server that ignores `stream`) may answer with the whole message as JSON.
@@ -63,6 +77,7 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
   }
 
   return createProviderModel({
+    retry: transport,
     provider: ANTHROPIC,
     model: settings.model,
     models: settings.models,

@@ -70,20 +70,6 @@ describe("anthropic request body", () => {
     );
   });
 
-  it("maps each effort level onto adaptive thinking, never touching max_tokens", () => {
-    const request: ChatRequest = { messages: [{ role: "user", content: "Hi" }], maxTokens: 1000 };
-    const fields = (effort: Effort) => {
-      const { thinking, output_config, max_tokens } = anthropicRequestBody(request, { ...call, effort });
-      return { thinking, output_config, max_tokens };
-    };
-    expect(fields("off")).toEqual({ thinking: undefined, output_config: undefined, max_tokens: 1000 });
-    expect(fields("low")).toEqual({ thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 1000 });
-    expect(fields("medium")).toEqual({ thinking: { type: "adaptive" }, output_config: { effort: "medium" }, max_tokens: 1000 });
-    expect(fields("high")).toEqual({ thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 1000 });
-    expect(fields("max")).toEqual({ thinking: { type: "adaptive" }, output_config: { effort: "max" }, max_tokens: 1000 });
-    expect("thinking" in anthropicRequestBody(request, call)).toBe(false);
-  });
-
   it("sends temperature when asked, and no cache breakpoints when prompt caching is off", () => {
     const body = anthropicRequestBody({ ...conversation, temperature: 0.2 }, { ...call, promptCaching: false });
     expect(body.temperature).toBe(0.2);

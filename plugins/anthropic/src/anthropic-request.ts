@@ -1,4 +1,5 @@
-import type { ChatRequest, Effort, Message, ToolSpec } from "@weft/sdk";
+import { messageParts, partPlaceholder, type ChatRequest, type ContentPart, type Effort, type Message, type ToolSpec } from "@weft/sdk";
+import { anthropicFallbackCapabilities, type AnthropicCapabilities, type AnthropicEffort } from "./anthropic-capabilities.js";
 
 /** The provider id, on ReasoningBlocks too: only blocks with it are replayed to Anthropic. */
 export const ANTHROPIC = "anthropic";
@@ -6,12 +7,19 @@ export const ANTHROPIC = "anthropic";
 type CacheControl = { type: "ephemeral" };
 const EPHEMERAL: CacheControl = { type: "ephemeral" };
 
+type Source = { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
+type MediaBlock =
+  | { type: "image"; source: Source; cache_control?: CacheControl }
+  | { type: "document"; source: Source; title?: string; cache_control?: CacheControl };
+type TextBlock = { type: "text"; text: string; cache_control?: CacheControl };
+
 export type AnthropicBlock =
-  | { type: "text"; text: string; cache_control?: CacheControl }
+  | TextBlock
+  | MediaBlock
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
-  | { type: "tool_result"; tool_use_id: string; content: string; is_error?: true; cache_control?: CacheControl };
+  | { type: "tool_result"; tool_use_id: string; content: string | (TextBlock | MediaBlock)[]; is_error?: true; cache_control?: CacheControl };
 
 export interface AnthropicTurn {
   role: "user" | "assistant";
@@ -31,8 +39,8 @@ export interface AnthropicBody {
   system?: { type: "text"; text: string; cache_control?: CacheControl }[];
   messages: AnthropicTurn[];
   tools?: AnthropicTool[];
-  thinking?: { type: "adaptive" };
-  output_config?: { effort: Exclude<Effort, "off"> };
+  thinking?: { type: "adaptive" } | { type: "enabled"; budget_tokens: number };
+  output_config?: { effort: AnthropicEffort };
   temperature?: number;
   stream: true;
 }
@@ -43,7 +51,19 @@ export interface AnthropicCall {
   maxTokens: number;
   /** Marks the last tool, the system block and the last message for prompt caching. */
   promptCaching: boolean;
+  /** What the model accepts; the family table's row for `model` when absent. */
+  capabilities?: AnthropicCapabilities;
 }
+
+/** Something the request had to leave out or change to be valid for the model. */
+export interface RequestNotice {
+  code: string;
+  message: string;
+}
+
+/** `budget_tokens` per effort for models that think on a budget; the API's minimum is 1024. */
+export const THINKING_BUDGETS: Readonly<Record<Exclude<Effort, "off">, number>> = Object.freeze({ low: 2048, medium: 8192, high: 16_384, max: 32_768 });
+const MIN_THINKING_BUDGET = 1024;
 
 /**
  * The Messages API body for a provider-neutral request: system messages joined into one system
@@ -51,36 +71,111 @@ export interface AnthropicCall {
  * replayed verbatim with its signature, and up to three of Anthropic's four cache breakpoints.
  */
 export function anthropicRequestBody(request: ChatRequest, call: AnthropicCall): AnthropicBody {
+  return anthropicRequest(request, call).body;
+}
+
+/**
+ * The body and what was changed to fit the model. Effort becomes adaptive thinking plus
+ * `output_config.effort` where the model has both; a thinking budget below `max_tokens` (which grows
+ * by the budget, within the model's limit) where it thinks on a budget; nothing where it does not
+ * think. With thinking on, no `temperature`; and none at all when the turn in progress is a tool
+ * call without a signed thinking block (written by another provider): the API refuses that.
+ */
+export function anthropicRequest(request: ChatRequest, call: AnthropicCall): { body: AnthropicBody; notices: RequestNotice[] } {
+  const capabilities = call.capabilities ?? anthropicFallbackCapabilities(call.model);
+  const notices: RequestNotice[] = [];
   const systems: string[] = [];
   const messages: AnthropicTurn[] = [];
   for (const message of request.messages) {
     if (message.role === "system") systems.push(message.content);
-    else appendTurn(messages, toTurn(message));
+    else appendTurn(messages, toTurn(message, capabilities, notices));
   }
   const tools = request.tools ?? [];
+  const limit = Math.min(request.maxTokens ?? call.maxTokens, capabilities.maxOutputTokens ?? Number.POSITIVE_INFINITY);
+  const reasoning = reasoningFields(call.effort, limit, capabilities, request.messages, notices);
+  if (reasoning.thinking && request.temperature !== undefined) {
+    notices.push({ code: "temperature-dropped", message: `temperature ${request.temperature} was not sent: Anthropic does not take it with thinking on` });
+  }
   const body: AnthropicBody = {
     model: call.model,
-    max_tokens: request.maxTokens ?? call.maxTokens,
+    max_tokens: reasoning.maxTokens,
     ...(systems.length > 0 ? { system: [{ type: "text" as const, text: systems.join("\n\n") }] } : {}),
     messages,
     ...(tools.length > 0 ? { tools: tools.map(toTool) } : {}),
-    ...(call.effort !== "off" ? { thinking: { type: "adaptive" as const }, output_config: { effort: call.effort } } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(reasoning.thinking ? { thinking: reasoning.thinking } : {}),
+    ...(reasoning.effort ? { output_config: { effort: reasoning.effort } } : {}),
+    ...(request.temperature !== undefined && !reasoning.thinking ? { temperature: request.temperature } : {}),
     stream: true,
   };
   if (call.promptCaching) markCacheBreakpoints(body);
-  return body;
+  return { body, notices };
 }
 
-function toTurn(message: Exclude<Message, { role: "system" }>): AnthropicTurn {
+interface ReasoningFields {
+  maxTokens: number;
+  thinking?: AnthropicBody["thinking"];
+  effort?: AnthropicEffort;
+}
+
+function reasoningFields(effort: Effort, limit: number, capabilities: AnthropicCapabilities, messages: Message[], notices: RequestNotice[]): ReasoningFields {
+  if (effort === "off") return { maxTokens: limit };
+  const level = effortLevel(effort, capabilities.effortLevels);
+  const fields: ReasoningFields = { maxTokens: limit, ...(level ? { effort: level } : {}) };
+  if (capabilities.thinking === "none") {
+    if (!level) notices.push({ code: "effort-unsupported", message: `effort ${effort} was not sent: the model does not think` });
+    return fields;
+  }
+  if (toolTurnWithoutThinking(messages)) {
+    notices.push({
+      code: "thinking-dropped",
+      message: "thinking was off for this request: the tool call in progress has no signed Anthropic thinking block (it was written by another provider), which Anthropic refuses with thinking on",
+    });
+    return fields;
+  }
+  if (capabilities.thinking === "adaptive") return { ...fields, thinking: { type: "adaptive" } };
+  const wanted = THINKING_BUDGETS[effort];
+  const total = Math.min(limit + wanted, capabilities.maxOutputTokens ?? Number.POSITIVE_INFINITY);
+  let budget = Math.min(wanted, total - limit);
+  if (budget < MIN_THINKING_BUDGET) budget = Math.min(wanted, Math.floor(total / 2));
+  if (budget < MIN_THINKING_BUDGET) {
+    notices.push({ code: "thinking-dropped", message: `thinking was off for this request: max_tokens ${total} leaves no room for the minimum budget of ${MIN_THINKING_BUDGET}` });
+    return fields;
+  }
+  return { ...fields, maxTokens: total, thinking: { type: "enabled", budget_tokens: budget } };
+}
+
+/** The model's level for `effort`: the highest it takes at or below it (`max` becomes `high` on Opus 4.5). */
+function effortLevel(effort: Exclude<Effort, "off">, levels: readonly AnthropicEffort[]): AnthropicEffort | undefined {
+  const ladder: AnthropicEffort[] = ["low", "medium", "high", "max"];
+  for (let index = ladder.indexOf(effort); index >= 0; index--) {
+    const level = ladder[index];
+    if (level && levels.includes(level)) return level;
+  }
+  return undefined;
+}
+
+/** Whether the turn in progress (the last assistant message, followed only by tool results) calls tools without a signed thinking block. */
+function toolTurnWithoutThinking(messages: Message[]): boolean {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (!message || message.role === "tool") continue;
+    if (message.role !== "assistant" || !message.toolCalls?.length) return false;
+    return !(message.reasoning ?? []).some((block) => block.provider === ANTHROPIC && (block.signature !== undefined || block.redacted !== undefined));
+  }
+  return false;
+}
+
+function toTurn(message: Exclude<Message, { role: "system" }>, capabilities: AnthropicCapabilities, notices: RequestNotice[]): AnthropicTurn {
   switch (message.role) {
     case "user":
-      return { role: "user", content: [{ type: "text", text: message.content }] };
-    case "tool":
+      return { role: "user", content: messageParts(message).map((part) => toBlock(part, capabilities, notices)) };
+    case "tool": {
+      const content = message.parts?.length ? messageParts(message).map((part) => toBlock(part, capabilities, notices)) : message.content;
       return {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true as const } : {}) }],
+        content: [{ type: "tool_result", tool_use_id: message.toolCallId, content, ...(message.isError ? { is_error: true as const } : {}) }],
       };
+    }
     case "assistant": {
       const content: AnthropicBlock[] = [];
       for (const block of message.reasoning ?? []) {
@@ -94,6 +189,20 @@ function toTurn(message: Exclude<Message, { role: "system" }>): AnthropicTurn {
       return { role: "assistant", content };
     }
   }
+}
+
+/** A content part as a Messages API block; a part the model cannot read becomes a text placeholder. */
+function toBlock(part: ContentPart, capabilities: AnthropicCapabilities, notices: RequestNotice[]): TextBlock | MediaBlock {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const accepted = part.type === "image" ? capabilities.images : capabilities.documents;
+  if (!accepted) {
+    const text = partPlaceholder(part, `this model does not accept ${part.type === "image" ? "images" : "documents"}`);
+    notices.push({ code: `${part.type}-dropped`, message: text });
+    return { type: "text", text };
+  }
+  const source: Source = part.data !== undefined ? { type: "base64", media_type: part.mediaType, data: part.data } : { type: "url", url: part.url ?? "" };
+  if (part.type === "image") return { type: "image", source };
+  return { type: "document", source, ...(part.name !== undefined ? { title: part.name } : {}) };
 }
 
 /** Merges into the previous turn when the role repeats; drops turns with nothing to say. */
@@ -117,7 +226,7 @@ function markCacheBreakpoints(body: AnthropicBody): void {
   // Thinking blocks cannot carry cache_control: mark the last block that can.
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i]!;
-    if (block.type === "text" || block.type === "tool_use" || block.type === "tool_result") {
+    if (block.type !== "thinking" && block.type !== "redacted_thinking") {
       block.cache_control = EPHEMERAL;
       return;
     }

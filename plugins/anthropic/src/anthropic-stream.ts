@@ -40,11 +40,21 @@ export async function* decodeAnthropicStream(payloads: AsyncIterable<unknown> | 
   const reasoning: { index: number; block: ReasoningBlock }[] = [];
   let usage: Usage = {};
   let stopReason: string | undefined;
+  let started = false;
 
-  for await (const payload of payloads) {
+  for await (const payload of withStartContent(payloads)) {
     const event = payload as Record<string, any>;
     switch (event?.type) {
       case "message_start":
+        // A second message_start is a second reply on the same stream (a proxy that retried
+        // upstream, a replayed buffer): merging the two would make an answer nobody wrote.
+        if (started) {
+          throw new ProviderError("a second message_start arrived mid-stream, so two replies would have been merged; the reply was dropped, try again", {
+            provider: ANTHROPIC,
+            retries: context.retries,
+          });
+        }
+        started = true;
         usage = mergeUsage({}, event.message?.usage);
         break;
       case "content_block_start": {
@@ -106,6 +116,23 @@ export async function* decodeAnthropicStream(payloads: AsyncIterable<unknown> | 
     }
   }
   throw truncatedStreamError(ANTHROPIC, "message_stop", context.retries);
+}
+
+/**
+ * Blocks that arrive whole inside `message_start.message.content` (a tool call some gateways put
+ * there) become the start and stop events of blocks, ahead of the streamed ones, so they are not lost.
+ */
+async function* withStartContent(payloads: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<unknown> {
+  for await (const payload of payloads) {
+    const event = payload as Record<string, any>;
+    const content: unknown[] = event?.type === "message_start" && Array.isArray(event.message?.content) ? event.message.content : [];
+    yield payload;
+    for (const [offset, block] of content.entries()) {
+      const index = -content.length + offset;
+      yield { type: "content_block_start", index, content_block: block };
+      yield { type: "content_block_stop", index };
+    }
+  }
 }
 
 /** A non-streamed Messages API response, as the events a stream of it would have sent. */

@@ -39,6 +39,7 @@ describe("ollama: documented traffic replayed over HTTP", () => {
   let server: ScriptedServer;
   beforeAll(async () => {
     server = await startScriptedServer();
+    server.route("POST", "/api/show", { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "model 'test-model' not found" }) });
   });
   afterAll(async () => {
     await server.close();

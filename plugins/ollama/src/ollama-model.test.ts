@@ -12,12 +12,27 @@ function textLines(text: string): string[] {
   return [line({ content: text.slice(0, half) }), line({ content: text.slice(half) }), finalLine()];
 }
 
+/** `/api/show` answers in the documented shape, by model: what a local Ollama says of each. */
+const SHOWN: Record<string, object> = {
+  qwen3: { capabilities: ["completion", "tools", "thinking"], model_info: { "general.architecture": "qwen3", "qwen3.context_length": 40960 } },
+  "gpt-oss:20b": { capabilities: ["completion", "tools", "thinking"], model_info: { "general.architecture": "gptoss", "gptoss.context_length": 131072 } },
+  "llama3.2:3b": { capabilities: ["completion", "tools"], model_info: { "general.architecture": "llama", "llama.context_length": 131072 } },
+  "llava:7b": { capabilities: ["completion", "vision"], model_info: { "general.architecture": "llama", "llama.context_length": 4096 } },
+};
+const showRoute = (request: { json(): any }) => {
+  const shown = SHOWN[String(request.json().model)];
+  return shown
+    ? { headers: { "content-type": "application/json" }, body: JSON.stringify(shown) }
+    : { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `model '${String(request.json().model)}' not found` }) };
+};
+
 const wire: ConformanceWire = {
   contentType: "application/x-ndjson",
   text: textLines,
   toolCall: (call: ToolCall) => [line({ content: "", tool_calls: [{ id: call.id, function: { name: call.name, arguments: call.arguments } }] }), finalLine()],
   truncated: (text) => textLines(text).slice(0, -1),
   errorBody: (_status, message) => JSON.stringify({ error: message }),
+  routes: { "POST /api/show": { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "model 'conformance-model' not found" }) } },
 };
 
 runProviderConformance({ describe, it }, { provider: "ollama", wire, createModel: (settings) => createOllamaModel({ provider: "ollama", ...settings }) });
@@ -26,6 +41,7 @@ describe("ollama over HTTP", () => {
   let server: ScriptedServer;
   beforeEach(async () => {
     server = await startScriptedServer();
+    server.route("POST", "/api/show", showRoute);
   });
   afterEach(async () => {
     await server.close();
@@ -41,7 +57,34 @@ describe("ollama over HTTP", () => {
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/api/chat" });
     expect(request!.headers.authorization).toBeUndefined();
-    expect(request!.body).toBe(JSON.stringify({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], think: "low", stream: true }));
+    expect(request!.body).toBe(JSON.stringify({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], think: true, stream: true }));
+    expect(server.routed.map((request) => [request.method, request.path, request.body])).toEqual([["POST", "/api/show", '{"model":"qwen3"}']]);
+  });
+
+  it("sends think by what /api/show lists: a level for GPT-OSS, true or false for other thinking models, nothing for the rest", async () => {
+    const thinkOf = async (name: string, effort: string) => {
+      server.reply(ndjson(textLines("ok")));
+      await model({ model: name, effort }).chat(hi);
+      return server.requests.at(-1)!.json().think;
+    };
+    expect(await thinkOf("gpt-oss:20b", "max")).toBe("high");
+    expect(await thinkOf("gpt-oss:20b", "low")).toBe("low");
+    expect(await thinkOf("qwen3", "high")).toBe(true);
+    expect(await thinkOf("qwen3", "off")).toBe(false);
+    expect(await thinkOf("llama3.2:3b", "high")).toBeUndefined();
+    expect(await thinkOf("llama3.2:3b", "off")).toBeUndefined();
+    // A server that cannot say: think only when effort asks for it.
+    expect(await thinkOf("unknown:1b", "medium")).toBe("medium");
+    expect(await thinkOf("unknown:1b", "off")).toBeUndefined();
+  });
+
+  it("says so in a notice when the model does not think, and asks /api/show once per model", async () => {
+    server.reply(ndjson(textLines("a")), ndjson(textLines("b")));
+    const chat = model({ model: "llama3.2:3b", effort: "high" });
+    const events = await drain(chat.stream(hi));
+    await chat.chat(hi);
+    expect(events.filter((event) => event.type === "notice")).toEqual([{ type: "notice", code: "effort-unsupported", message: "effort high was not sent: the model does not list thinking" }]);
+    expect(server.routed).toHaveLength(1);
   });
 
   it("streams thinking as reasoning and keeps it as a block", async () => {
@@ -91,15 +134,14 @@ describe("ollama over HTTP", () => {
   });
 
   it("reads info() from POST /api/show (<arch>.context_length), once", async () => {
-    server.reply({ headers: { "content-type": "application/json" }, body: JSON.stringify({ model_info: { "general.architecture": "qwen3", "qwen3.context_length": 40960 } }) });
     const chat = model();
     expect(await chat.info()).toEqual({ provider: "ollama", model: "qwen3", contextWindow: 40960 });
     expect(await chat.info()).toEqual({ provider: "ollama", model: "qwen3", contextWindow: 40960 });
-    expect(server.requests.map((request) => [request.method, request.path, request.body])).toEqual([["POST", "/api/show", '{"model":"qwen3"}']]);
+    expect(server.routed.map((request) => [request.method, request.path, request.body])).toEqual([["POST", "/api/show", '{"model":"qwen3"}']]);
   });
 
   it("says when /api/show does not give the context length", async () => {
-    server.reply({ headers: { "content-type": "application/json" }, body: JSON.stringify({ model_info: { "general.architecture": "llama" } }) });
+    server.route("POST", "/api/show", { headers: { "content-type": "application/json" }, body: JSON.stringify({ model_info: { "general.architecture": "llama" } }) });
     await expect(model().info()).rejects.toThrow('ollama: the context window of model "qwen3" is unknown');
   });
 
@@ -139,6 +181,7 @@ describe("ollamaBaseUrl", () => {
 describe("ollama plugin", () => {
   it("registers ollama; createModel takes plugin options as defaults", async () => {
     const server = await startScriptedServer();
+    server.route("POST", "/api/show", showRoute);
     const kernel = await createTestKernel([[ollama, { baseUrl: server.url, keepAlive: 0, effort: "medium" }]]);
     try {
       expect(kernel.providers()).toContain("ollama");
@@ -146,7 +189,8 @@ describe("ollama plugin", () => {
       expect([chat.provider, chat.model, chat.effort]).toEqual(["ollama", "llama3.2:3b", "medium"]);
       server.reply({ headers: { "content-type": "application/x-ndjson" }, body: textLines("Hello from the kernel") });
       expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "Hello from the kernel", model: "ollama/llama3.2:3b" });
-      expect(server.requests[0]!.json()).toMatchObject({ model: "llama3.2:3b", think: "medium", keep_alive: 0 });
+      expect(server.requests[0]!.json()).toMatchObject({ model: "llama3.2:3b", keep_alive: 0 });
+      expect(server.requests[0]!.json()).not.toHaveProperty("think");
     } finally {
       await kernel.close();
       await server.close();

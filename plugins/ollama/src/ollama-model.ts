@@ -13,7 +13,8 @@ import {
   type ProviderFetchOptions,
   type StreamEvent,
 } from "@weft/sdk";
-import { OLLAMA, ollamaRequestBody } from "./ollama-request.js";
+import { OLLAMA, ollamaRequest } from "./ollama-request.js";
+import { readShow, type OllamaCapabilities } from "./ollama-capabilities.js";
 import { decodeOllamaStream } from "./ollama-stream.js";
 
 export const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
@@ -50,12 +51,37 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
     maxRetries: settings.maxRetries,
     baseDelayMs: settings.retryBaseDelayMs,
     maxDelayMs: settings.maxRetryDelayMs,
+    maxRetryAfterMs: settings.maxRetryAfterMs,
     idleTimeoutMs: settings.idleTimeoutMs ?? OLLAMA_IDLE_TIMEOUT_MS,
     credentialHint: "the server rejected the API key; check the apiKey setting",
   };
 
+  // Asked once per model on its first chat (a local call), failures included: `think` and images
+  // depend on it, and a server that cannot say gets the request as asked.
+  const known = new Map<string, Promise<OllamaCapabilities | undefined>>();
+  const capabilities = (model: string) => {
+    let entry = known.get(model);
+    if (!entry) {
+      entry = providerFetch({ url: `${baseUrl}/api/show`, headers, body: { model } }, { ...transport, maxRetries: 0 })
+        .then((response) => response.json())
+        .then((shown) => readShow(model, shown))
+        .catch(() => undefined);
+      known.set(model, entry);
+    }
+    return entry;
+  };
+
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const body = ollamaRequestBody(request, { model: call.model, effort: call.effort, maxTokens: settings.maxTokens, numCtx: settings.numCtx, keepAlive: settings.keepAlive });
+    const shown = await capabilities(call.model);
+    const { body, notices } = ollamaRequest(request, {
+      model: call.model,
+      effort: call.effort,
+      maxTokens: settings.maxTokens,
+      numCtx: settings.numCtx,
+      keepAlive: settings.keepAlive,
+      ...(shown ? { capabilities: shown } : {}),
+    });
+    for (const notice of notices) yield { type: "notice", ...notice };
     const response = await providerFetch({ url: `${baseUrl}/api/chat`, headers, body, signal: request.signal }, transport);
     const context = { model: `${OLLAMA}/${call.model}`, retries: response.retries };
     // A non-streamed reply (application/json, maybe pretty-printed) is one object with done: true.
@@ -70,6 +96,7 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
   }
 
   return createProviderModel({
+    retry: transport,
     provider: OLLAMA,
     model: settings.model,
     models: settings.models,

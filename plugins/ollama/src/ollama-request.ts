@@ -1,4 +1,5 @@
-import type { ChatRequest, Effort, Message, ToolSpec } from "@weft/sdk";
+import { messageParts, partPlaceholder, type ChatRequest, type Effort, type Message, type ToolMessage, type ToolSpec, type UserMessage } from "@weft/sdk";
+import type { OllamaCapabilities } from "./ollama-capabilities.js";
 
 export const OLLAMA = "ollama";
 /** Prefix of the call ids weft makes up when Ollama gives none; such ids are never sent back. */
@@ -12,14 +13,22 @@ export interface OllamaCall {
   /** `options.num_ctx`: the context length Ollama loads the model with. */
   numCtx?: number;
   keepAlive?: string | number;
+  /** From `/api/show`; undefined when unknown: `think` is then sent only when effort asks for it. */
+  capabilities?: OllamaCapabilities;
+}
+
+/** Something the request had to leave out or change to be valid for the model. */
+export interface RequestNotice {
+  code: string;
+  message: string;
 }
 
 type WireToolCall = { id?: string; function: { name: string; arguments: Record<string, unknown> } };
 
 export type OllamaMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system" | "user"; content: string; images?: string[] }
   | { role: "assistant"; content: string; thinking?: string; tool_calls?: WireToolCall[] }
-  | { role: "tool"; tool_name: string; content: string; tool_call_id?: string };
+  | { role: "tool"; tool_name: string; content: string; tool_call_id?: string; images?: string[] };
 
 /**
  * The native `/api/chat` body: tool calls with object arguments, tool results as `{role: "tool",
@@ -27,24 +36,49 @@ export type OllamaMessage =
  * thinking replayed as `thinking`, and effort as `think`.
  */
 export function ollamaRequestBody(request: ChatRequest, call: OllamaCall): Record<string, unknown> {
+  return ollamaRequest(request, call).body;
+}
+
+/**
+ * The body and what was changed to fit the model. `think` goes only to a model that lists
+ * `thinking` (Ollama refuses it otherwise): a level for GPT-OSS, `true` for the others, `false`
+ * with effort off; images (base64) only to one that lists `vision`.
+ */
+export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: Record<string, unknown>; notices: RequestNotice[] } {
+  const notices: RequestNotice[] = [];
   const tools = request.tools ?? [];
   const options: Record<string, unknown> = {};
   const maxTokens = request.maxTokens ?? call.maxTokens;
   if (maxTokens !== undefined) options.num_predict = maxTokens;
   if (request.temperature !== undefined) options.temperature = request.temperature;
   if (call.numCtx !== undefined) options.num_ctx = call.numCtx;
+  const think = thinkField(call, notices);
   return {
-    model: call.model,
-    messages: request.messages.map(toWireMessage),
-    ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
-    think: thinkFor(call.effort),
-    ...(Object.keys(options).length > 0 ? { options } : {}),
-    ...(call.keepAlive !== undefined ? { keep_alive: call.keepAlive } : {}),
-    stream: true,
+    body: {
+      model: call.model,
+      messages: request.messages.map((message) => toWireMessage(message, call, notices)),
+      ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
+      ...(think !== undefined ? { think } : {}),
+      ...(Object.keys(options).length > 0 ? { options } : {}),
+      ...(call.keepAlive !== undefined ? { keep_alive: call.keepAlive } : {}),
+      stream: true,
+    },
+    notices,
   };
 }
 
-/** Ollama's `think`: false when off, else a level, `max` being `high`. */
+function thinkField(call: OllamaCall, notices: RequestNotice[]): boolean | "low" | "medium" | "high" | undefined {
+  const capabilities = call.capabilities;
+  if (!capabilities) return call.effort === "off" ? undefined : thinkFor(call.effort);
+  if (!capabilities.reasoning) {
+    if (call.effort !== "off") notices.push({ code: "effort-unsupported", message: `effort ${call.effort} was not sent: the model does not list thinking` });
+    return undefined;
+  }
+  if (call.effort === "off") return false;
+  return capabilities.thinkLevels ? thinkFor(call.effort) : true;
+}
+
+/** Ollama's `think` as a level: false when off, `max` being `high`. */
 export function thinkFor(effort: Effort): boolean | "low" | "medium" | "high" {
   if (effort === "off") return false;
   return effort === "max" ? "high" : effort;
@@ -55,16 +89,17 @@ export function isServerCallId(id: string): boolean {
   return id !== "" && !id.startsWith(SYNTHETIC_CALL_ID_PREFIX);
 }
 
-function toWireMessage(message: Message): OllamaMessage {
+function toWireMessage(message: Message, call: OllamaCall, notices: RequestNotice[]): OllamaMessage {
   switch (message.role) {
     case "system":
+      return { role: "system", content: message.content };
     case "user":
-      return { role: message.role, content: message.content };
+      return { role: "user", ...withImages(message, call, notices) };
     case "tool":
       return {
         role: "tool",
         tool_name: message.toolName,
-        content: message.content,
+        ...withImages(message, call, notices),
         ...(isServerCallId(message.toolCallId) ? { tool_call_id: message.toolCallId } : {}),
       };
     case "assistant": {
@@ -84,6 +119,29 @@ function toWireMessage(message: Message): OllamaMessage {
       return wire;
     }
   }
+}
+
+/** Text joined, images (base64 only: Ollama fetches no URLs) in `images`; a placeholder for what the model cannot take. */
+function withImages(message: UserMessage | ToolMessage, call: OllamaCall, notices: RequestNotice[]): { content: string; images?: string[] } {
+  if (!message.parts?.length) return { content: message.content };
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const part of messageParts(message)) {
+    if (part.type === "text") {
+      texts.push(part.text);
+      continue;
+    }
+    const reason =
+      part.type === "document" ? "Ollama takes no documents" : part.data === undefined ? "Ollama takes images as bytes, not URLs" : call.capabilities && !call.capabilities.images ? "this model does not accept images" : undefined;
+    if (reason === undefined && part.data !== undefined) {
+      images.push(part.data);
+      continue;
+    }
+    const text = partPlaceholder(part, reason ?? "");
+    notices.push({ code: `${part.type}-dropped`, message: text });
+    texts.push(text);
+  }
+  return { content: texts.join("\n"), ...(images.length > 0 ? { images } : {}) };
 }
 
 function toWireTool(tool: ToolSpec): Record<string, unknown> {

@@ -168,7 +168,8 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     expect(finalMessage(await replay(response, "openrouter"))).toEqual({
       role: "assistant",
       content: "Hi!",
-      stats: { promptTokens: 194, outputTokens: 2, totalTokens: 196, cacheReadTokens: 0, cacheWriteTokens: 100, reasoningTokens: 0 },
+      // usage.cost is OpenRouter's own figure for the reply.
+      stats: { promptTokens: 194, outputTokens: 2, totalTokens: 196, cacheReadTokens: 0, cacheWriteTokens: 100, reasoningTokens: 0, costUsd: 0.95 },
       stopReason: "stop",
       model: "openrouter/test-model",
     });
@@ -197,5 +198,47 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     expect(finalMessage(events).reasoning).toEqual([
       { provider: "openrouter", text: "Let me think about this step by step... Then conclude.", details: [{ ...detail, text: "Let me think about this step by step... Then conclude." }] },
     ]);
+  });
+
+  /** A recording's data chunks, parsed, for deriving variants of it. */
+  const chunksOf = (name: string): any[] =>
+    fixture(`openai-compatible/${name}.sse`)
+      .split("\n\n")
+      .map((event) => event.trim().replace(/^data: /, ""))
+      .filter((data) => data !== "" && data !== "[DONE]")
+      .map((data) => JSON.parse(data));
+
+  it("reads content given as an array of parts, text and thinking (derived from openai--openai-text.sse)", async () => {
+    const recorded = finalMessage(await replay(sse(fixture("openai-compatible/openai--openai-text.sse"))));
+    const chunks = chunksOf("openai--openai-text").map((chunk) => {
+      const delta = chunk.choices?.[0]?.delta;
+      if (typeof delta?.content === "string" && delta.content !== "") delta.content = [{ type: "text", text: delta.content }];
+      return chunk;
+    });
+    chunks.splice(1, 0, { ...chunks[0], choices: [{ index: 0, delta: { content: [{ type: "thinking", thinking: [{ type: "text", text: "Thinking first." }] }] }, finish_reason: null }] });
+    const message = finalMessage(await replay(sseOf(chunks)));
+    expect(message.content).toBe(recorded.content);
+    expect(message.reasoning).toEqual([{ provider: "openai-compatible", text: "Thinking first." }]);
+  });
+
+  it("reads cached tokens from the top level of usage and from prompt_cache_hit_tokens (derived from deepseek--deepseek-tool-call.sse)", async () => {
+    const withUsage = (usage: object) => chunksOf("deepseek--deepseek-tool-call").map((chunk) => (chunk.usage ? { ...chunk, usage } : chunk));
+    const base = { prompt_tokens: 339, completion_tokens: 83, total_tokens: 422 };
+    expect(finalMessage(await replay(sseOf(withUsage({ ...base, cached_tokens: 300 })))).stats?.cacheReadTokens).toBe(300);
+    expect(finalMessage(await replay(sseOf(withUsage({ ...base, prompt_cache_hit_tokens: 320, prompt_cache_miss_tokens: 19 })))).stats?.cacheReadTokens).toBe(320);
+  });
+
+  it('fails finish_reason "error" with no error object, saying so (derived from openai--openai-text.sse)', async () => {
+    const chunks = chunksOf("openai--openai-text");
+    const last = chunks.findLast((chunk) => chunk.choices?.[0]?.finish_reason);
+    last.choices[0].finish_reason = "error";
+    await expect(replay(sseOf(chunks))).rejects.toThrow('openai-compatible: the provider reported an error mid-stream: the reply ended with finish_reason "error" and no details');
+  });
+
+  it("fails an HTTP 200 whose body is an HTML page, saying what came back", async () => {
+    const page = "<!doctype html><html><head><title>Just a moment...</title></head><body></body></html>";
+    await expect(replay({ headers: { "content-type": "text/html; charset=UTF-8" }, body: page })).rejects.toThrow(
+      'openai-compatible: HTTP 200 with an HTML page titled "Just a moment..." instead of the API\'s answer; check baseUrl (a proxy or login page may be answering)',
+    );
   });
 });

@@ -40,7 +40,13 @@ const wire: ConformanceWire = {
   errorBody: (status, message) => JSON.stringify({ error: { code: status, message } }),
 };
 
-runProviderConformance({ describe, it }, { provider: "openrouter", wire, createModel: (settings) => createOpenRouterModel({ provider: "openrouter", apiKey: "test-key", ...settings }) });
+// OpenRouter asks for its model list when effort is on; an empty list leaves effort as asked.
+const openrouterWire: ConformanceWire = {
+  ...wire,
+  // OpenRouter's mid-stream error chunk: the upstream status as error.code.
+  overloadedBeforeContent: () => frame([chunk({ role: "assistant", content: "" }), { error: { code: 529, message: "Provider overloaded" } }]),
+  routes: { "GET /models": { headers: { "content-type": "application/json" }, body: '{"data":[]}' } } };
+runProviderConformance({ describe, it }, { provider: "openrouter", wire: openrouterWire, createModel: (settings) => createOpenRouterModel({ provider: "openrouter", apiKey: "test-key", ...settings }) });
 runProviderConformance({ describe, it }, { provider: "openai-compatible", wire, createModel: (settings) => createCompatibleModel({ provider: "openai-compatible", ...settings }) });
 
 describe("chat completions over HTTP", () => {
@@ -57,15 +63,21 @@ describe("chat completions over HTTP", () => {
   const sse = (chunks: unknown[]) => ({ headers: { "content-type": "text/event-stream" }, body: frame(chunks) });
   const hi = { messages: [{ role: "user" as const, content: "Hi" }] };
 
+  const listing = (data: unknown[]) => ({ headers: { "content-type": "application/json" }, body: JSON.stringify({ data }) });
+  /** Model entries in the documented shape of GET /api/v1/models. */
+  const gpt4o = { id: "openai/gpt-4o", context_length: 128000, architecture: { input_modalities: ["text", "image", "file"] }, supported_parameters: ["tools", "max_tokens", "temperature", "response_format", "structured_outputs"], pricing: { prompt: "0.0000025", completion: "0.00001" } };
+  const o3 = { id: "openai/o3", context_length: 200000, architecture: { input_modalities: ["text", "image"] }, supported_parameters: ["tools", "reasoning", "include_reasoning", "max_tokens"], pricing: { prompt: "0.000002", completion: "0.000008", input_cache_read: "0.0000005" } };
+
   it("POSTs to {baseUrl}/chat/completions with the bearer key and OpenRouter's attribution headers", async () => {
+    server.route("GET", "/api/v1/models", listing([gpt4o, o3]));
     server.reply(sse(textChunks("ok")));
-    await router({ appName: "weft tests", appUrl: "https://example.com/app", effort: "high" }).chat(hi);
+    await router({ model: "openai/o3", appName: "weft tests", appUrl: "https://example.com/app", effort: "high" }).chat(hi);
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/api/v1/chat/completions" });
     expect(request!.headers).toMatchObject({ authorization: "Bearer sk-or-test", "http-referer": "https://example.com/app", "x-title": "weft tests" });
     expect(request!.body).toBe(
       JSON.stringify({
-        model: "openai/gpt-4o",
+        model: "openai/o3",
         messages: [{ role: "user", content: "Hi" }],
         reasoning: { effort: "high" },
         stream: true,
@@ -74,14 +86,73 @@ describe("chat completions over HTTP", () => {
     );
   });
 
+  it("sends reasoning only to a model whose entry lists it, and says when it left effort out", async () => {
+    server.route("GET", "/api/v1/models", listing([gpt4o, o3]));
+    server.reply(sse(textChunks("a")), sse(textChunks("b")));
+    const chat = router({ models: ["openai/o3"], effort: "max" });
+    const events = await drain(chat.stream(hi));
+    expect(events.filter((event) => event.type === "notice")).toEqual([{ type: "notice", code: "effort-unsupported", message: "effort max was not sent: the model does not list reasoning" }]);
+    chat.changeModel("openai/o3");
+    await chat.chat(hi);
+    expect(server.requests.map((request) => request.json().reasoning)).toEqual([undefined, { effort: "xhigh" }]);
+    // One listing serves every model.
+    expect(server.routed).toHaveLength(1);
+  });
+
+  it("sends effort as asked when the model list cannot be read, and never fails the chat over it", async () => {
+    server.route("GET", "/api/v1/models", { status: 503, body: "down" });
+    server.reply(sse(textChunks("a")), sse(textChunks("b")));
+    const chat = router({ model: "openai/o3", effort: "low" });
+    expect((await chat.chat(hi)).content).toBe("a");
+    await chat.chat(hi);
+    expect(server.routed).toHaveLength(1);
+    expect(server.requests.map((request) => request.json().reasoning)).toEqual([{ effort: "low" }, { effort: "low" }]);
+  });
+
+  it("sends no reasoning field at all with effort off, without asking for the model list", async () => {
+    server.reply(sse(textChunks("a")));
+    await router({ model: "openai/o3" }).chat(hi);
+    expect(server.routed).toHaveLength(0);
+    expect(server.requests[0]!.json()).toEqual({ model: "openai/o3", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+  });
+
+  it("marks cache_control breakpoints for anthropic/* models, and none for others", async () => {
+    server.reply(sse(textChunks("a")), sse(textChunks("b")));
+    const request = { messages: [{ role: "system" as const, content: "Be brief." }, { role: "user" as const, content: "Hi" }] };
+    await router({ model: "anthropic/claude-sonnet-4.5" }).chat(request);
+    await router().chat(request);
+    expect(server.requests[0]!.json().messages).toEqual([
+      { role: "system", content: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] },
+      { role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] },
+    ]);
+    expect(server.requests[1]!.json().messages).toEqual(request.messages);
+  });
+
+  it("prices a reply from the model list when OpenRouter reports no cost", async () => {
+    server.route("GET", "/api/v1/models", listing([o3]));
+    const usage = { choices: [], usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, prompt_tokens_details: { cached_tokens: 400 } } };
+    server.reply(sse([...textChunks("a").filter((chunk) => chunk !== "[DONE]"), usage, "[DONE]"]));
+    const message = await router({ model: "openai/o3", effort: "low" }).chat(hi);
+    // 600 uncached × $2/M + 400 cached × $0.5/M + 100 output × $8/M
+    expect(message.stats?.costUsd).toBeCloseTo(0.0012 + 0.0002 + 0.0008, 10);
+  });
+
   it("sends no key to an openai-compatible server that needs none, and reasoning_effort for effort", async () => {
     server.reply(sse(textChunks("local")));
-    const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1`, effort: "max", maxTokens: 256 });
+    const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1`, effort: "max", maxTokens: 256, capabilities: { reasoning: true } });
     expect((await local.chat(hi)).content).toBe("local");
     const [request] = server.requests;
     expect(request!.path).toBe("/v1/chat/completions");
     expect(request!.headers.authorization).toBeUndefined();
     expect(request!.json()).toEqual({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], max_tokens: 256, reasoning_effort: "high", stream: true, stream_options: { include_usage: true } });
+  });
+
+  it("sends an openai-compatible server no reasoning field unless its settings say it reasons", async () => {
+    server.reply(sse(textChunks("local")));
+    const local = createCompatibleModel({ provider: "openai-compatible", model: "llama", baseUrl: `${server.url}/v1`, effort: "high" });
+    const events = await drain(local.stream(hi));
+    expect(server.requests[0]!.json()).not.toHaveProperty("reasoning_effort");
+    expect(events.filter((event) => event.type === "notice")).toHaveLength(1);
   });
 
   it("retries a 429 after its Retry-After, then answers", async () => {
@@ -138,15 +209,36 @@ describe("chat completions over HTTP", () => {
     ]);
   });
 
-  it("reads info() from GET {baseUrl}/models once, and says when the model is not listed", async () => {
-    const listing = { headers: { "content-type": "application/json" }, body: JSON.stringify({ data: [{ id: "openai/gpt-4o", context_length: 128000 }, { id: "other/model" }] }) };
-    server.reply(listing, listing);
+  it("reads info() from GET {baseUrl}/models once for every model, and says when the model is not listed", async () => {
+    server.reply(listing([{ id: "openai/gpt-4o", context_length: 128000 }, { id: "other/model" }]));
     const chat = router({ models: ["other/model"] });
     expect(await chat.info()).toEqual({ provider: "openrouter", model: "openai/gpt-4o", contextWindow: 128000 });
     expect(await chat.info()).toEqual({ provider: "openrouter", model: "openai/gpt-4o", contextWindow: 128000 });
     chat.changeModel("other/model");
     await expect(chat.info()).rejects.toThrow('openrouter: the context window of model "other/model" is unknown');
-    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /api/v1/models", "GET /api/v1/models"]);
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /api/v1/models"]);
+  });
+
+  it("takes OPENAI_BASE_URL and OPENAI_API_KEY from the environment; the config wins, and the key never goes to a configured local server", async () => {
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    process.env.OPENAI_BASE_URL = `${server.url}/env/v1`;
+    process.env.OPENAI_API_KEY = "sk-from-env";
+    try {
+      server.reply(sse(textChunks("a")), sse(textChunks("b")), sse(textChunks("c")));
+      await createCompatibleModel({ provider: "openai-compatible", model: "gpt-4.1" }).chat(hi);
+      await createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/local/v1` }).chat(hi);
+      await createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/local/v1`, apiKey: "sk-config" }).chat(hi);
+      expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([
+        ["/env/v1/chat/completions", "Bearer sk-from-env"],
+        ["/local/v1/chat/completions", undefined],
+        ["/local/v1/chat/completions", "Bearer sk-config"],
+      ]);
+    } finally {
+      for (const [name, value] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it("reads vLLM's max_model_len for an openai-compatible info()", async () => {
@@ -166,7 +258,8 @@ describe("openrouter plugin", () => {
       expect([chat.provider, chat.model, chat.effort]).toEqual(["openrouter", "openai/gpt-4o", "off"]);
       server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via OpenRouter")) });
       expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "via OpenRouter", model: "openrouter/openai/gpt-4o" });
-      expect(server.requests[0]!.json()).toMatchObject({ model: "openai/gpt-4o", reasoning: { effort: "none" } });
+      expect(server.requests[0]!.json()).toMatchObject({ model: "openai/gpt-4o" });
+      expect(server.requests[0]!.json()).not.toHaveProperty("reasoning");
 
       const local = await kernel.createModel("openai-compatible/Qwen/Qwen3-8B");
       server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via vLLM")) });
@@ -191,7 +284,7 @@ describe("openrouter plugin", () => {
       await expect(kernel.createModel("openai-compatible/llama3")).rejects.toThrow(
         new WeftError(
           "CONFIG_INVALID",
-          "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1) or baseUrl in the model spec",
+          "openai-compatible: no baseUrl; set compatible.baseUrl in the openrouter plugin options (e.g. http://localhost:8000/v1), baseUrl in the model spec, or OPENAI_BASE_URL",
         ),
       );
       process.env.OPENROUTER_API_KEY = "from-env";

@@ -94,11 +94,11 @@ describe("chat completions request body", () => {
   it("maps the effort ladder per the provider, never touching the token limit", () => {
     const levels: Effort[] = ["off", "low", "medium", "high", "max"];
     expect(levels.map((effort) => effortFields(effort, "openrouter"))).toEqual([
-      { reasoning: { effort: "none" } },
+      {},
       { reasoning: { effort: "low" } },
       { reasoning: { effort: "medium" } },
       { reasoning: { effort: "high" } },
-      { reasoning: { effort: "max" } },
+      { reasoning: { effort: "xhigh" } },
     ]);
     expect(levels.map((effort) => effortFields(effort, "reasoning_effort"))).toEqual([
       {},

@@ -1,4 +1,4 @@
-import type { ChatRequest, Effort, Message, ToolSpec } from "@weft/sdk";
+import { messageParts, partPlaceholder, partUrl, type ChatRequest, type ContentPart, type Effort, type Message, type ModelCapabilities, type ToolMessage, type ToolSpec } from "@weft/sdk";
 
 export const OPENROUTER = "openrouter";
 export const OPENAI_COMPATIBLE = "openai-compatible";
@@ -16,7 +16,23 @@ export interface ChatCompletionsCall {
   maxTokens?: number;
   /** OpenAI's reasoning models take `max_completion_tokens` and reject `max_tokens`. */
   maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** What the model accepts; undefined when unknown (a failed lookup): fields are sent as asked. */
+  capabilities?: ModelCapabilities;
+  /** Mark cache breakpoints (`cache_control`) on content parts: OpenRouter's anthropic/* models need them to cache. */
+  cacheControl?: boolean;
 }
+
+/** Something the request had to leave out or change to be valid for the model. */
+export interface RequestNotice {
+  code: string;
+  message: string;
+}
+
+type CacheControl = { type: "ephemeral" };
+type WirePart =
+  | { type: "text"; text: string; cache_control?: CacheControl }
+  | { type: "image_url"; image_url: { url: string } }
+  | { type: "file"; file: { filename: string; file_data: string } };
 
 export interface WireToolCall {
   id: string;
@@ -25,9 +41,9 @@ export interface WireToolCall {
 }
 
 export type WireMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system" | "user"; content: string | WirePart[] }
   | { role: "assistant"; content: string | null; tool_calls?: WireToolCall[]; reasoning_details?: unknown[] }
-  | { role: "tool"; tool_call_id: string; content: string };
+  | { role: "tool"; tool_call_id: string; content: string | WirePart[] };
 
 /**
  * The Chat Completions body for a provider-neutral request. Tool calls carry their arguments as a
@@ -35,34 +51,88 @@ export type WireMessage =
  * reasoning blocks go back unmodified; usage is asked for in the stream.
  */
 export function chatCompletionsBody(request: ChatRequest, call: ChatCompletionsCall): Record<string, unknown> {
+  return chatCompletionsRequest(request, call).body;
+}
+
+/** The body and what was changed to fit the model (effort it does not take, parts it cannot read). */
+export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletionsCall): { body: Record<string, unknown>; notices: RequestNotice[] } {
+  const notices: RequestNotice[] = [];
   const tools = request.tools ?? [];
   const maxTokens = request.maxTokens ?? call.maxTokens;
+  const messages = toWireMessages(request.messages, call, notices);
+  if (call.cacheControl) markCacheBreakpoints(messages);
+  const reasons = call.capabilities?.reasoning ?? call.effortStyle === "openrouter";
+  if (call.effort !== "off" && !reasons) notices.push({ code: "effort-unsupported", message: `effort ${call.effort} was not sent: the model does not list reasoning` });
   return {
-    model: call.model,
-    messages: request.messages.map((message) => toWireMessage(message, call.provider)),
-    ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
-    ...(maxTokens !== undefined ? { [call.maxTokensField]: maxTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...effortFields(call.effort, call.effortStyle),
-    stream: true,
-    stream_options: { include_usage: true },
+    body: {
+      model: call.model,
+      messages,
+      ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
+      ...(maxTokens !== undefined ? { [call.maxTokensField]: maxTokens } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(reasons ? effortFields(call.effort, call.effortStyle) : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    },
+    notices,
   };
 }
 
-/** The effort ladder per the provider: OpenRouter takes every level; OpenAI-style tops out at high. */
+/**
+ * The effort ladder per the provider. `off` sends nothing at all: reasoning models refuse
+ * `effort: "none"` ("Reasoning is mandatory"), and a model that does not reason needs no field.
+ * OpenRouter's `reasoning.effort` tops out at `xhigh`, OpenAI's `reasoning_effort` at `high`.
+ */
 export function effortFields(effort: Effort, style: EffortStyle): Record<string, unknown> {
-  if (style === "openrouter") return { reasoning: { effort: effort === "off" ? "none" : effort } };
   if (effort === "off") return {};
+  if (style === "openrouter") return { reasoning: { effort: effort === "max" ? "xhigh" : effort } };
   return { reasoning_effort: effort === "max" ? "high" : effort };
 }
 
-function toWireMessage(message: Message, provider: string): WireMessage {
+function toWireMessages(messages: Message[], call: ChatCompletionsCall, notices: RequestNotice[]): WireMessage[] {
+  const wire: WireMessage[] = [];
+  // Tool messages take only text on OpenAI's wire: what a run of tool results returned besides text
+  // follows them as one user message, once the run is over (tool messages must follow their call).
+  let carried: WirePart[] = [];
+  const flush = () => {
+    if (carried.length > 0) wire.push({ role: "user", content: carried });
+    carried = [];
+  };
+  for (const message of messages) {
+    if (message.role !== "tool") flush();
+    if (message.role === "tool") {
+      const { text, media } = toolContent(message, call, notices);
+      wire.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
+      if (media.length > 0) carried.push({ type: "text", text: `What ${message.toolName} (${message.toolCallId}) returned:` }, ...media);
+    } else {
+      wire.push(toWireMessage(message, call, notices));
+    }
+  }
+  flush();
+  return wire;
+}
+
+function toolContent(message: ToolMessage, call: ChatCompletionsCall, notices: RequestNotice[]): { text: string; media: WirePart[] } {
+  if (!message.parts?.length) return { text: message.content, media: [] };
+  const texts: string[] = [];
+  const media: WirePart[] = [];
+  for (const part of messageParts(message)) {
+    const wire = toWirePart(part, call, notices);
+    if (wire.type === "text") texts.push(wire.text);
+    else {
+      media.push(wire);
+      texts.push(`[${part.type} attached below]`);
+    }
+  }
+  return { text: texts.join("\n"), media };
+}
+
+function toWireMessage(message: Exclude<Message, ToolMessage>, call: ChatCompletionsCall, notices: RequestNotice[]): WireMessage {
   switch (message.role) {
     case "system":
+      return { role: "system", content: message.content };
     case "user":
-      return { role: message.role, content: message.content };
-    case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+      return { role: "user", content: message.parts?.length ? messageParts(message).map((part) => toWirePart(part, call, notices)) : message.content };
     case "assistant": {
       const calls = message.toolCalls ?? [];
       const wire: WireMessage = { role: "assistant", content: message.content || (calls.length > 0 ? null : "") };
@@ -73,9 +143,45 @@ function toWireMessage(message: Message, provider: string): WireMessage {
           function: { name: toolCall.name, arguments: JSON.stringify(toolCall.arguments ?? {}) },
         }));
       }
-      const details = (message.reasoning ?? []).filter((block) => block.provider === provider).flatMap((block) => block.details ?? []);
+      const details = (message.reasoning ?? []).filter((block) => block.provider === call.provider).flatMap((block) => block.details ?? []);
       if (details.length > 0) wire.reasoning_details = details;
       return wire;
+    }
+  }
+}
+
+/** `image_url` for images, `file` (a data URL or link in `file_data`) for PDFs; a placeholder for what the model cannot read. */
+function toWirePart(part: ContentPart, call: ChatCompletionsCall, notices: RequestNotice[]): WirePart {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const accepted = part.type === "image" ? (call.capabilities?.images ?? true) : (call.capabilities?.documents ?? true);
+  if (!accepted) {
+    const text = partPlaceholder(part, `this model does not accept ${part.type === "image" ? "images" : "documents"}`);
+    notices.push({ code: `${part.type}-dropped`, message: text });
+    return { type: "text", text };
+  }
+  if (part.type === "image") return { type: "image_url", image_url: { url: partUrl(part) } };
+  return { type: "file", file: { filename: part.name ?? "document.pdf", file_data: partUrl(part) } };
+}
+
+/**
+ * Two breakpoints, as OpenRouter documents for Anthropic models: the system prompt (with the tools
+ * before it) and the last text of the conversation, so each turn reads the cache the last one wrote.
+ */
+function markCacheBreakpoints(messages: WireMessage[]): void {
+  const system = messages.find((message) => message.role === "system");
+  if (system && typeof system.content === "string") system.content = [{ type: "text", text: system.content, cache_control: { type: "ephemeral" } }];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (!message || message === system || message.role === "assistant") continue;
+    if (typeof message.content === "string") {
+      if (message.content === "") continue;
+      message.content = [{ type: "text", text: message.content, cache_control: { type: "ephemeral" } }];
+      return;
+    }
+    const text = message.content.findLast((part) => part.type === "text");
+    if (text?.type === "text") {
+      text.cache_control = { type: "ephemeral" };
+      return;
     }
   }
 }

@@ -17,6 +17,8 @@ export interface ChatCompletionsStreamContext {
   /** `provider/model`, recorded on the message. */
   model: string;
   retries: number;
+  /** The cost of a reply the provider reported no cost for (a price table); OpenRouter's `usage.cost` wins. */
+  costOf?: (stats: Stats) => number;
 }
 
 interface ToolSlot {
@@ -68,18 +70,24 @@ export class ChatCompletionsDecoder {
       const code = isObject(chunk.error) ? chunk.error.code : undefined;
       throw streamFaultError(this.#context.provider, readProviderFault(chunk), this.#context.retries, typeof code === "number" ? code : undefined);
     }
-    if (isObject(chunk.usage)) this.#stats = toStats(chunk.usage);
+    if (isObject(chunk.usage)) this.#stats = toStats(chunk.usage, this.#context.costOf);
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isObject(choice)) return NONE;
+    if (choice.finish_reason === "error") {
+      // Some servers end a failed generation this way, with no error object to say why.
+      const fault = isObject(choice.error) ? readProviderFault({ error: choice.error }) : { message: 'the reply ended with finish_reason "error" and no details' };
+      throw streamFaultError(this.#context.provider, fault, this.#context.retries);
+    }
     const delta = isObject(choice.delta) ? choice.delta : {};
-    const spoken = firstString(delta.reasoning_content, delta.reasoning);
+    const parts = Array.isArray(delta.content) ? readContentParts(delta.content) : undefined;
+    const spoken = firstString(delta.reasoning_content, delta.reasoning, parts?.thinking);
     const fragments: unknown[] = Array.isArray(delta.reasoning_details) ? delta.reasoning_details : [];
     if (fragments.length > 0) this.#details.add(fragments);
     // OpenRouter repeats `reasoning` in `reasoning_details`: show the text once, keep the details.
     const thought = spoken ?? (fragments.length > 0 ? fragments.map((detail) => (isObject(detail) ? firstString(detail.text, detail.summary) ?? "" : "")).join("") : "");
     const reasoning = this.#reply.reasoning(thought);
     if (reasoning) this.#reasoningText += thought;
-    const text = this.#reply.text(typeof delta.content === "string" ? delta.content : undefined);
+    const text = this.#reply.text(typeof delta.content === "string" ? delta.content : parts?.text);
     if (Array.isArray(delta.tool_calls)) for (const fragment of delta.tool_calls) if (isObject(fragment)) mergeToolCall(this.#slots, fragment);
     if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") this.#finishReason = choice.finish_reason;
     if (reasoning) return text ? [reasoning, text] : [reasoning];
@@ -193,7 +201,29 @@ class ReasoningDetails {
   }
 }
 
-function toStats(usage: Record<string, any>): Stats {
+/**
+ * `content` given as an array of parts (Mistral's magistral, some proxies): text parts are the
+ * reply, `thinking` / `reasoning` parts its reasoning (their text may itself be a list of parts).
+ */
+function readContentParts(parts: unknown[]): { text: string; thinking: string } {
+  let text = "";
+  let thinking = "";
+  for (const part of parts) {
+    if (typeof part === "string") text += part;
+    else if (!isObject(part)) continue;
+    else if (part.type === "text" && typeof part.text === "string") text += part.text;
+    else if (part.type === "thinking" || part.type === "reasoning") thinking += partText(part.thinking ?? part.reasoning ?? part.text);
+  }
+  return { text, thinking };
+}
+
+function partText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map((item) => (isObject(item) && typeof item.text === "string" ? item.text : typeof item === "string" ? item : "")).join("");
+  return "";
+}
+
+function toStats(usage: Record<string, any>, costOf?: (stats: Stats) => number): Stats {
   const promptTokens = numberOr(usage.prompt_tokens, 0);
   const outputTokens = numberOr(usage.completion_tokens, 0);
   const prompt = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
@@ -203,10 +233,14 @@ function toStats(usage: Record<string, any>): Stats {
     outputTokens,
     // As the provider gives it: xAI counts reasoning in the total but not in completion_tokens.
     totalTokens: numberOr(usage.total_tokens, promptTokens + outputTokens),
-    cacheReadTokens: numberOr(prompt.cached_tokens, numberOr(usage.prompt_cache_hit_tokens, 0)),
+    // OpenAI nests cached tokens in prompt_tokens_details; DeepSeek says prompt_cache_hit_tokens;
+    // some servers (Moonshot, vLLM builds) put cached_tokens at the top level.
+    cacheReadTokens: numberOr(prompt.cached_tokens, numberOr(usage.prompt_cache_hit_tokens, numberOr(usage.cached_tokens, 0))),
     cacheWriteTokens: numberOr(prompt.cache_write_tokens, 0),
   };
   if (typeof completion.reasoning_tokens === "number") stats.reasoningTokens = completion.reasoning_tokens;
+  if (typeof usage.cost === "number") stats.costUsd = usage.cost;
+  else if (costOf) stats.costUsd = costOf(stats);
   return stats;
 }
 

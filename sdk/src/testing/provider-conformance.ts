@@ -3,7 +3,7 @@ import { drain } from "./drain.js";
 import type { ChatModel, ChatRequest, StreamEvent } from "../chat-model.js";
 import { ProviderError, WeftError, isAbortError } from "../errors.js";
 import type { ToolCall } from "../message.js";
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 
 /** The test framework's registration functions; vitest's and node:test's both fit. */
 export interface ConformanceTestApi {
@@ -23,8 +23,19 @@ export interface ConformanceWire {
   truncated(text: string): string[];
   /** The body of an HTTP error response. */
   errorBody(status: number, message: string): string;
+  /**
+   * A streamed reply that starts (HTTP 200) and then reports an overloaded / rate-limit error before
+   * any content, as the provider's stream does. Checked when given: it must be retried like a 529.
+   */
+  overloadedBeforeContent?(): string[];
   /** The model a chat request body asks for (default `body.model`). */
   requestedModel?(body: any): string;
+  /**
+   * Side requests the provider makes about a model (capabilities, context window), answered outside
+   * the reply queue: `{"GET /v1/models/conformance-model": {...}}`. A side request not listed here
+   * takes the next queued reply, so list every one the provider makes.
+   */
+  routes?: Record<string, ScriptedResponse>;
 }
 
 /** The settings the suite creates models with; pass them on to the provider's `createModel`. */
@@ -36,6 +47,7 @@ export interface ConformanceSettings {
   retryBaseDelayMs: number;
   maxRetryDelayMs: number;
   idleTimeoutMs: number;
+  maxRetryAfterMs: number;
 }
 
 export interface ProviderConformanceOptions {
@@ -50,8 +62,9 @@ const OTHER_MODEL = "conformance-other";
 
 /**
  * The behaviour every provider plugin shares, checked against a real HTTP server on 127.0.0.1:
- * a text reply, a tool call, stats, abort, retry on 503, no retry on 400, a truncated stream, and
- * changeModel/changeEffort validation. Register it from a test file:
+ * a text reply, a tool call, stats, abort, retry on 503/408/409/524 and on an overloaded error event
+ * before content, a Retry-After beyond the cap, an HTML page, image parts (sent or replaced with a
+ * notice), no retry on 400, a truncated stream, and changeModel/changeEffort validation. Register it from a test file:
  *
  *   import { describe, it } from "vitest";
  *   runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel });
@@ -62,6 +75,10 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
 
   async function withServer(run: (server: ScriptedServer, model: ChatModel) => Promise<void>): Promise<void> {
     const server = await startScriptedServer();
+    for (const [route, reply] of Object.entries(wire.routes ?? {})) {
+      const [method = "GET", path = "/"] = route.split(" ");
+      server.route(method, path, reply);
+    }
     try {
       const model = await options.createModel({
         baseUrl: server.url,
@@ -71,6 +88,7 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
         retryBaseDelayMs: 1,
         maxRetryDelayMs: 20,
         idleTimeoutMs: 10_000,
+        maxRetryAfterMs: 1_000,
       });
       await run(server, model);
     } finally {
@@ -166,6 +184,68 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
         const message = await model.chat(question);
         assert.equal(message.content, "Second time lucky.");
         assert.equal(server.requests.length, 2);
+      });
+    });
+
+    test.it("retries 408, 409 and 524 like the other retryable statuses", async () => {
+      await withServer(async (server, model) => {
+        server.reply(failure(408, "timeout"), failure(409, "conflict"), stream(wire.text("Third time.")));
+        assert.equal((await model.chat(question)).content, "Third time.");
+        server.reply(failure(524, "origin timeout"), stream(wire.text("Again.")));
+        assert.equal((await model.chat(question)).content, "Again.");
+        assert.equal(server.requests.length, 5);
+      });
+    });
+
+    test.it("fails at once when Retry-After asks for longer than maxRetryAfterMs, naming the wait", async () => {
+      await withServer(async (server, model) => {
+        server.reply({ ...failure(429, "slow down"), headers: { "content-type": "application/json", "retry-after": "3600" } }, stream(wire.text("never sent")));
+        const error = await model.chat(question).then(
+          () => assert.fail("a wait beyond the cap must fail"),
+          (caught: unknown) => caught,
+        );
+        assert.ok(error instanceof ProviderError && error.status === 429, `a ProviderError with status 429, got ${String(error)}`);
+        assert.match(error.message, /asked to wait 3600 s/);
+        assert.equal(server.requests.length, 1);
+      });
+    });
+
+    test.it("fails an HTTP 200 HTML page with an error that says what came back", async () => {
+      await withServer(async (server, model) => {
+        server.reply({ status: 200, headers: { "content-type": "text/html" }, body: "<!DOCTYPE html><html><head><title>Proxy login</title></head></html>" });
+        const error = await model.chat(question).then(
+          () => assert.fail("an HTML page must fail"),
+          (caught: unknown) => caught,
+        );
+        assert.ok(error instanceof ProviderError, `a ProviderError, got ${String(error)}`);
+        assert.match(error.message, /HTML page titled "Proxy login"/);
+      });
+    });
+
+    if (wire.overloadedBeforeContent) {
+      const overloaded = wire.overloadedBeforeContent;
+      test.it("retries an overloaded error event that came before any content, streaming only the good reply", async () => {
+        await withServer(async (server, model) => {
+          server.reply(stream(overloaded()), stream(wire.text("After the overload.")));
+          const events = await drain(model.stream(question));
+          const text = events.map((event) => (event.type === "text" ? event.delta : "")).join("");
+          assert.equal(text, "After the overload.");
+          assert.equal(server.requests.length, 2);
+        });
+      });
+    }
+
+    test.it("sends an image part to the wire, or says in a notice that the model cannot take it", async () => {
+      await withServer(async (server, model) => {
+        const png = "iVBORw0KGgoAAAANSUhEUg==";
+        server.reply(stream(wire.text("I see it.")));
+        const events = await drain(
+          model.stream({ messages: [{ role: "user", content: "What is this?", parts: [{ type: "text", text: "What is this?" }, { type: "image", mediaType: "image/png", data: png }] }] }),
+        );
+        const sent = server.requests[0]?.body ?? "";
+        const noticed = events.some((event) => event.type === "notice" && event.code === "image-dropped");
+        assert.ok(sent.includes(png) !== noticed, "the image went to the wire, or a notice said it was replaced (not both, not neither)");
+        assert.ok(sent.includes("What is this?"), "the text part went");
       });
     });
 

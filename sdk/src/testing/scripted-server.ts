@@ -35,6 +35,13 @@ export interface ScriptedServer {
   readonly requests: RecordedRequest[];
   /** Queues replies; each request takes the next. With none queued the answer is a 418 naming the request. */
   reply(...replies: ScriptedReply[]): void;
+  /**
+   * Answers every `method path` request with `reply`, outside the queue and not in `requests` (they
+   * go to `routed`): for what a provider asks on the side, such as a model's capabilities.
+   */
+  route(method: string, path: string, reply: ScriptedReply): void;
+  /** The requests answered by a route. */
+  readonly routed: RecordedRequest[];
   /** Resolves when the connection of request `index` (0-based) has closed, whoever closed it. */
   disconnected(index: number): Promise<void>;
   /** Closes the server and every connection still open. */
@@ -53,6 +60,8 @@ export interface ScriptedServer {
 export async function startScriptedServer(): Promise<ScriptedServer> {
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
+  const routes = new Map<string, ScriptedReply>();
+  const routed: RecordedRequest[] = [];
   const closings: Promise<void>[] = [];
   const server = createServer((req, res) => {
     closings.push(new Promise((resolve) => res.once("close", () => resolve())));
@@ -67,6 +76,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         body,
         json: () => JSON.parse(body),
       };
+      const route = routes.get(`${recorded.method} ${recorded.path}`);
+      if (route) {
+        routed.push(recorded);
+        void answer(res, typeof route === "function" ? route(recorded) : route);
+        return;
+      }
       requests.push(recorded);
       const next = queue.shift();
       const response = typeof next === "function" ? next(recorded) : next;
@@ -81,7 +96,9 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    routed,
     reply: (...replies) => void queue.push(...replies),
+    route: (method, path, reply) => void routes.set(`${method} ${path}`, reply),
     disconnected: async (index) => {
       while (closings[index] === undefined) await new Promise((resolve) => setImmediate(resolve));
       return closings[index];
