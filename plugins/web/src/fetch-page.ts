@@ -88,7 +88,8 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
   }
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+/** The body up to `maxBytes`; the rest is never downloaded. */
+export async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (!response.body) return { bytes: new Uint8Array(), truncated: false };

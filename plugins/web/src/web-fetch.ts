@@ -19,12 +19,13 @@ export function webFetchTool(name: string, limits: WebLimits): Tool<any> {
     }),
     annotations: { readOnlyHint: true, openWorldHint: true },
     // Above the fetch's own timeout, so the model reads which URL timed out.
-    timeoutMs: limits.timeoutMs + 5_000,
+    timeoutMs: limits.timeoutMs + limits.conversionBudgetMs + 5_000,
     async execute({ url, format = "markdown", max_bytes }, ctx) {
       const maxBytes = Math.min(max_bytes ?? limits.maxBytes, limits.maxBytes);
       const page = await fetchPage(url, { ...limits, maxBytes }, ctx.signal);
       if (!page.ok) return errorResult(page.error, page.status === undefined ? undefined : { status: page.status });
-      return { output: renderPage(page, format).element, metadata: { url: page.url, status: page.status, contentType: page.contentType, truncated: page.truncated } };
+      const rendered = await renderPage(page, format, { budgetMs: limits.conversionBudgetMs }, ctx.signal);
+      return { output: rendered.element, metadata: { url: page.url, status: page.status, contentType: page.contentType, truncated: page.truncated } };
     },
   });
 }

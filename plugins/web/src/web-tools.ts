@@ -37,6 +37,7 @@ export function webTools(options: WebToolsOptions = {}): Tool<any>[] {
     maxRedirects: options.maxRedirects ?? DEFAULT_WEB_LIMITS.maxRedirects,
     maxPages: options.maxPages ?? DEFAULT_WEB_LIMITS.maxPages,
     userAgent: options.userAgent ?? DEFAULT_WEB_LIMITS.userAgent,
+    conversionBudgetMs: options.conversionBudgetMs ?? DEFAULT_WEB_LIMITS.conversionBudgetMs,
   };
   if (options.builtins) return keepTools([{ ...webFetchTool("webfetch", limits), source: { kind: "builtin", id: WEB_PLUGIN_NAME } }], options.tools);
   const backend = searchBackend(options);
