@@ -1,5 +1,6 @@
 import { DEFAULT_CONVERSION_BUDGET_MS } from "./bounded-conversion.js";
 import type { FetchLimits } from "./fetch-page.js";
+import { DEFAULT_NETWORK_POLICY } from "./network-guard.js";
 
 /** What the native web tools are allowed to do; every field has a default. */
 export interface WebLimits extends FetchLimits {
@@ -15,6 +16,7 @@ export const DEFAULT_WEB_LIMITS: WebLimits = {
   maxRedirects: 5,
   maxPages: 20,
   conversionBudgetMs: DEFAULT_CONVERSION_BUDGET_MS,
+  network: DEFAULT_NETWORK_POLICY,
   userAgent: "Mozilla/5.0 (compatible; weft-web/0.1; +https://www.npmjs.com/package/@weft/plugin-web)",
 };
 
