@@ -5,6 +5,7 @@
 export type WeftErrorCode =
   | "CONFIG_INVALID"
   | "CONFIG_NOT_FOUND"
+  | "PROJECT_UNTRUSTED"
   | "PLUGIN_NOT_FOUND"
   | "PLUGIN_INVALID"
   | "PLUGIN_API_MISMATCH"
