@@ -26,7 +26,7 @@ describe("bounded HTML conversion", () => {
     server = createServer((_request, response) => void response.writeHead(200, { "content-type": "text/html" }).end(DEEP_PAGE));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/deep`;
-    kernel = await createTestKernel([echo, [webPlugin, { backend: "native", allowPrivateNetwork: true }]]);
+    kernel = await createTestKernel([echo, [webPlugin, { backend: "native", allowPrivateNetwork: true, maxBytes: 4 * 1024 * 1024 }]]);
   });
   afterAll(async () => {
     await kernel?.close();
@@ -46,7 +46,7 @@ describe("bounded HTML conversion", () => {
   });
 
   it("answers what was converted and why it stopped when the budget runs out", async () => {
-    const budgeted = await createTestKernel([[webPlugin, { backend: "native", allowPrivateNetwork: true, conversionBudgetMs: 1 }]]);
+    const budgeted = await createTestKernel([[webPlugin, { backend: "native", allowPrivateNetwork: true, maxBytes: 4 * 1024 * 1024, conversionBudgetMs: 1 }]]);
     try {
       const result = await budgeted.execute({ name: "web_fetch", arguments: { url } });
       expect(result.output).toBe(

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_OUTPUT_BYTES } from "@weft/sdk";
 import { DEFAULT_CONVERSION_BUDGET_MS } from "./bounded-conversion.js";
 import type { FetchLimits } from "./fetch-page.js";
 import { DEFAULT_NETWORK_POLICY } from "./network-guard.js";
@@ -12,7 +13,8 @@ export interface WebLimits extends FetchLimits {
 
 export const DEFAULT_WEB_LIMITS: WebLimits = {
   timeoutMs: 30_000,
-  maxBytes: 5 * 1024 * 1024,
+  // The one output cap every tool family shares by default.
+  maxBytes: DEFAULT_MAX_OUTPUT_BYTES,
   maxRedirects: 5,
   maxPages: 20,
   conversionBudgetMs: DEFAULT_CONVERSION_BUDGET_MS,
