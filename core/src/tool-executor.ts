@@ -1,4 +1,4 @@
-import { errorMessage, errorResult } from "@weft/sdk";
+import { echoed, errorMessage, errorResult } from "@weft/sdk";
 import type { ExecuteOptions, FeedbackEvent, RegisteredTool, ToolCallInfo, ToolCallRequest, ToolResult, ToolVerdict } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
 import type { HookSet } from "./hook-set.js";
@@ -158,7 +158,7 @@ export class ToolExecutor {
 
   #unknownTool(name: string): ToolResult {
     const names = this.toolBox.list().map((tool) => tool.name);
-    return errorResult(`unknown tool: ${name}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
+    return errorResult(`unknown tool: ${echoed(name)}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
   }
 
   #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number): ToolResult {
