@@ -23,5 +23,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The repo's tests load its example configs; the trust tests unset this and use a temporary store.
+    env: { WEFT_TRUST_ALL: "1" },
   },
 });

@@ -17,6 +17,8 @@ const excerpt = (text, lines = 6) => {
 const started = performance.now();
 const project = await loadProject({
   cwd: projectDir,
+  // The repository's own example: this script vouches for it, so no trust prompt.
+  trust: true,
   feedback: (event) =>
     event.type === "mcp.status" && console.log(`mcp ${event.server}: ${event.state}${event.state === "connected" ? ` (${event.tools} tools)` : ""}${event.error ? `: ${event.error}` : ""}`),
 });

@@ -8,6 +8,7 @@ import { pluginsCommand } from "./commands/plugins.js";
 import { skillsCommand } from "./commands/skills.js";
 import { runCommand } from "./commands/run.js";
 import { toolsCommand } from "./commands/tools.js";
+import { trustCommand } from "./commands/trust.js";
 
 /** Every `weft` command, in the order `weft help` lists them. */
-export const COMMANDS: Command[] = [runCommand, chatCommand, pluginsCommand, toolsCommand, callCommand, mcpCommand, skillsCommand, initCommand, newPluginCommand];
+export const COMMANDS: Command[] = [runCommand, chatCommand, pluginsCommand, toolsCommand, callCommand, mcpCommand, skillsCommand, initCommand, newPluginCommand, trustCommand];

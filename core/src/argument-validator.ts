@@ -1,6 +1,6 @@
 import { Compile } from "typebox/compile";
 import type { TSchema } from "typebox";
-import type { ToolDescriptor } from "@weft/sdk";
+import { echoed, type ToolDescriptor } from "@weft/sdk";
 
 type Validator = ReturnType<typeof Compile>;
 
@@ -15,7 +15,8 @@ export class ArgumentValidator {
   problems(tool: Pick<ToolDescriptor, "inputSchema">, args: Record<string, unknown>): string[] {
     const validator = this.#validator(tool);
     if (validator.Check(args)) return [];
-    return [...validator.Errors(args)].map((error) => `${error.instancePath || "(arguments)"}: ${error.message}`);
+    // The path and message quote the model's own keys and values: capped, so a 10 MB property name is not echoed whole.
+    return [...validator.Errors(args)].map((error) => `${echoed(error.instancePath || "(arguments)")}: ${echoed(error.message)}`);
   }
 
   #validator(tool: Pick<ToolDescriptor, "inputSchema">): Validator {

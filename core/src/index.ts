@@ -23,3 +23,5 @@ export type { ToolkitOptions, PluginSpec, DataSkill, AgentSource } from "./toolk
 export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "./toolkit/tool-schemas.js";
 export { BUILTIN_PACKS } from "./toolkit/tool-sources.js";
 export { PROVIDER_PLUGINS } from "./toolkit/provider-plugins.js";
+export { ensureProjectTrusted, trustRequest, type TrustOptions, type TrustRequest } from "./config/project-trust.js";
+export { addTrust, readTrust, revokeTrust, trustStoreFile, type TrustEntry } from "./config/trust-store.js";

@@ -1,4 +1,4 @@
-import { WeftError, errorMessage, errorResult } from "@weft/sdk";
+import { WeftError, echoed, errorMessage, errorResult } from "@weft/sdk";
 import type {
   ExecuteOptions,
   FeedbackEvent,
@@ -183,7 +183,7 @@ export class ToolExecutor {
 
   #unknownTool(name: string): ToolResult {
     const names = this.host.tools.list().map((tool) => tool.name);
-    return errorResult(`unknown tool: ${name}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
+    return errorResult(`unknown tool: ${echoed(name)}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
   }
 
   #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number, context: HookContext): ToolResult {

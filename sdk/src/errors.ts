@@ -1,3 +1,4 @@
+import { redactSecrets } from "./secret-redaction.js";
 /**
  * Errors an application sees. Each has a stable `code` to branch on, a message that says what to do,
  * and the underlying `cause`. A tool failure is never one of these: it is a ToolResult the model reads.
@@ -5,6 +6,7 @@
 export type WeftErrorCode =
   | "CONFIG_INVALID"
   | "CONFIG_NOT_FOUND"
+  | "PROJECT_UNTRUSTED"
   | "PLUGIN_NOT_FOUND"
   | "PLUGIN_INVALID"
   | "PLUGIN_API_MISMATCH"
@@ -48,7 +50,8 @@ export interface WeftErrorOptions {
 export class WeftError extends Error {
   readonly code: WeftErrorCode;
   constructor(code: WeftErrorCode, message: string, options: WeftErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Redacted here so that no typed error, whoever builds it, carries a configured credential.
+    super(redactSecrets(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
   }
@@ -99,7 +102,7 @@ export class ProviderError extends WeftError implements ProviderErrorDetails {
     super("PROVIDER_ERROR", `${details.provider}: ${message}`, options);
     this.provider = details.provider;
     this.status = details.status;
-    this.providerMessage = details.providerMessage;
+    this.providerMessage = details.providerMessage === undefined ? undefined : redactSecrets(details.providerMessage);
     this.providerType = details.providerType;
     this.retries = details.retries;
     this.retryable = details.retryable ?? false;

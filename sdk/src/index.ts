@@ -30,3 +30,4 @@ export * from "./reply-builder.js";
 export * from "./content-parts.js";
 export * from "./model-capabilities.js";
 export * from "./stream-collector.js";
+export * from "./secret-redaction.js";

@@ -1,3 +1,5 @@
+import { redactSecrets } from "./secret-redaction.js";
+
 /** Where plugins and the kernel report warnings and diagnostics. Never for the model's eyes. */
 export interface Logger {
   debug(message: string): void;
@@ -11,10 +13,10 @@ export const stderrLogger: Logger = {
   debug() {},
   info() {},
   warn(message) {
-    process.stderr.write(`weft: warning: ${message}\n`);
+    process.stderr.write(`weft: warning: ${redactSecrets(message)}\n`);
   },
   error(message) {
-    process.stderr.write(`weft: error: ${message}\n`);
+    process.stderr.write(`weft: error: ${redactSecrets(message)}\n`);
   },
 };
 

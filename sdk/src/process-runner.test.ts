@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForProcessExit } from "./testing/process-gone.js";
+import { isProcessAlive, waitForProcessExit } from "./testing/process-gone.js";
 import { formatProcessOutput, runProcess } from "./process-runner.js";
 
 describe("runProcess", () => {
@@ -47,6 +47,56 @@ describe("runProcess", () => {
     const outcome = await runProcess({ command: "/bin/sh", args: ["-c", `sleep 30 & echo $! > ${pidFile}; echo done`] });
     expect(outcome).toMatchObject({ exitCode: 0, output: "done\n", timedOut: false });
     expect(await waitForProcessExit(Number(await readFile(pidFile, "utf8")))).toBe(true);
+  });
+
+  it("returns at the time limit and kills a descendant that escaped the process group", async () => {
+    const pidFile = path.join(dir, "escaped.pid");
+    const started = performance.now();
+    const outcome = await runProcess({ command: "/bin/sh", args: ["-c", `setsid sleep 60 & echo $! > ${pidFile}; echo x; sleep 60`], timeoutMs: 500 });
+    const elapsed = performance.now() - started;
+    expect(outcome).toMatchObject({ timedOut: true, output: "x\n", survivors: [] });
+    // Not a timing assertion on speed: the bound is the hardening contract (the limit plus 1 s), far from any normal run.
+    expect(elapsed).toBeLessThan(500 + 1000);
+    expect(await isProcessAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("kills an escaped descendant that holds the pipe once the program exits", async () => {
+    const pidFile = path.join(dir, "escaped-after-exit.pid");
+    const outcome = await runProcess({ command: "/bin/sh", args: ["-c", `setsid sleep 60 & echo $! > ${pidFile}; echo x`], timeoutMs: 30_000 });
+    expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, output: "x\n", survivors: [] });
+    expect(await isProcessAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("kills every process of a fork loop that escaped the group", async () => {
+    const pidFile = path.join(dir, "forked.pids");
+    // The loop leaves the group and keeps starting sleepers that each leave it again.
+    const loop = `setsid sh -c 'echo $$ >> ${pidFile}; while :; do setsid sleep 60 & echo $! >> ${pidFile}; sleep 0.01; done' &`;
+    const outcome = await runProcess({ command: "/bin/sh", args: ["-c", `${loop} sleep 60`], timeoutMs: 400 });
+    expect(outcome).toMatchObject({ timedOut: true, survivors: [] });
+    const pids = (await readFile(pidFile, "utf8")).trim().split("\n").map(Number);
+    expect(pids.length).toBeGreaterThan(5);
+    for (const pid of pids) expect(await isProcessAlive(pid)).toBe(false);
+  });
+
+  it("names what it could not kill", () => {
+    const outcome = { exitCode: 137, output: "x\n", truncated: false, timedOut: true, aborted: false, durationMs: 1, survivors: [41, 42], pipesHeld: false };
+    expect(formatProcessOutput(outcome)).toBe(
+      "exit status: 137\n<output>\nx\n</output>\nwarning: 2 process(es) it started could not be killed and may still run (pids 41, 42)",
+    );
+  });
+
+  it("returns and says so when a descendant that cleared its environment holds the pipe", async () => {
+    const pidFile = path.join(dir, "hidden.pid");
+    const outcome = await runProcess({ command: "/bin/sh", args: ["-c", `setsid env -i /bin/sleep 60 & echo $! > ${pidFile}; sleep 0.3; echo x`] });
+    const pid = Number(await readFile(pidFile, "utf8"));
+    try {
+      expect(outcome).toMatchObject({ exitCode: 0, output: "x\n", pipesHeld: true });
+      expect(formatProcessOutput(outcome)).toBe(
+        "exit status: 0\n<output>\nx\n</output>\nwarning: a process it started still held its output open and could not be found to be killed; it may still run",
+      );
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
   });
 
   it("stops on abort", async () => {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { RUN_MARKER_VARIABLE, markedSurvivors, newRunMarker, sweepMarkedProcesses } from "./process-sweep.js";
 
 /** The output cap when none is given: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -26,6 +27,13 @@ export interface ProcessOutcome {
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
+  /** Pids of processes it started that were still alive after being killed (empty when everything stopped). */
+  survivors: number[];
+  /**
+   * Whether its output was still held open after everything found was killed: a descendant that
+   * cleared its environment escaped the sweep and may still run.
+   */
+  pipesHeld: boolean;
 }
 
 // stdout and stderr share one pipe only when the child gets the same descriptor for both, which
@@ -34,21 +42,30 @@ export interface ProcessOutcome {
 const MERGE_STDERR = 'exec "$0" "$@" 2>&1';
 
 /**
+ * How long the pipes may stay open once everything was killed: a descendant the sweep could not see
+ * (one that cleared its environment) may hold them; the call returns anyway and the pipes are closed.
+ */
+const PIPE_GRACE_MS = 250;
+
+/**
  * Runs a program with no stdin (it reads end of input at once), stdout and stderr merged in order,
- * output capped, and its whole process group killed on abort, timeout, the cap, or when the program
- * exits and leaves children behind: nothing it started outlives the call.
+ * output capped, and everything it started killed on abort, timeout, the cap, or when the program
+ * exits: its process group, and on Linux every descendant that left the group (found by a marker in
+ * its environment, see `sweepMarkedProcesses`). The call returns within a fraction of a second of the
+ * limit whatever holds the pipes; `survivors` names what could not be killed.
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const started = performance.now();
+  const marker = newRunMarker();
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
-      resolve({ exitCode: 130, output: "", truncated: false, timedOut: false, aborted: true, durationMs: 0 });
+      resolve({ exitCode: 130, output: "", truncated: false, timedOut: false, aborted: true, durationMs: 0, survivors: [], pipesHeld: false });
       return;
     }
     const child = spawn("/bin/sh", ["-c", MERGE_STDERR, options.command, ...(options.args ?? [])], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), [RUN_MARKER_VARIABLE]: marker },
       // stderr carries only the shell's own complaint when the program cannot be run (126, 127).
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
@@ -59,29 +76,32 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
     let timedOut = false;
     let aborted = false;
     let exitCode: number | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let settled = false;
 
-    const killGroup = () => {
+    const killAll = () => {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
       } catch {
         // ESRCH: the group is already gone.
       }
+      sweepMarkedProcesses(marker);
     };
     const onAbort = () => {
       aborted = true;
-      killGroup();
+      killAll();
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), killGroup()), options.timeoutMs);
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), killAll()), options.timeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     const collect = (chunk: Buffer) => {
-      if (truncated) return;
+      if (truncated || settled) return;
       const room = maxBytes - bytes;
       if (chunk.length > room) {
         chunks.push(chunk.subarray(0, room));
         bytes = maxBytes;
         truncated = true;
-        killGroup();
+        killAll();
         return;
       }
       chunks.push(chunk);
@@ -93,26 +113,29 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
       cleanup();
       reject(error);
     });
-    // The program is done when it exits; descendants still holding the pipe are killed so that the
-    // pipe closes and nothing is left running.
+    // The program is done when it exits; whatever it left running is killed so that the pipes close.
     child.on("exit", (code, signal) => {
       exitCode = code ?? 128 + signalNumber(signal);
-      killGroup();
+      killAll();
+      graceTimer = setTimeout(() => finish(true), PIPE_GRACE_MS);
     });
-    child.on("close", (code, signal) => {
+    child.on("close", () => finish(false));
+
+    function finish(pipesHeld: boolean) {
+      if (settled) return;
+      settled = true;
       cleanup();
-      resolve({
-        exitCode: exitCode ?? code ?? 128 + signalNumber(signal),
-        output: Buffer.concat(chunks).toString("utf8"),
-        truncated,
-        timedOut,
-        aborted,
-        durationMs: performance.now() - started,
-      });
-    });
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const output = Buffer.concat(chunks).toString("utf8");
+      void markedSurvivors(marker).then((survivors) =>
+        resolve({ exitCode: exitCode ?? 137, output, truncated, timedOut, aborted, durationMs: performance.now() - started, survivors, pipesHeld }),
+      );
+    }
 
     function cleanup() {
       if (timer) clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
       options.signal?.removeEventListener("abort", onAbort);
     }
   });
@@ -130,5 +153,10 @@ function signalNumber(signal: NodeJS.Signals | null): number {
 export function formatProcessOutput(outcome: ProcessOutcome): string {
   const open = outcome.truncated ? '<output truncated="true">' : "<output>";
   const body = outcome.output.length === 0 || outcome.output.endsWith("\n") ? outcome.output : `${outcome.output}\n`;
-  return `exit status: ${outcome.exitCode}\n${open}\n${body}</output>`;
+  const warnings: string[] = [];
+  if (outcome.survivors.length > 0) {
+    warnings.push(`warning: ${outcome.survivors.length} process(es) it started could not be killed and may still run (pids ${outcome.survivors.join(", ")})`);
+  }
+  if (outcome.pipesHeld) warnings.push("warning: a process it started still held its output open and could not be found to be killed; it may still run");
+  return [`exit status: ${outcome.exitCode}\n${open}\n${body}</output>`, ...warnings].join("\n");
 }

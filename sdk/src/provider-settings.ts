@@ -3,6 +3,7 @@ import { Value } from "typebox/value";
 import { EFFORTS, type Effort } from "./chat-model.js";
 import { WeftError } from "./errors.js";
 import type { ModelSpec } from "./provider.js";
+import { registerSecret } from "./secret-redaction.js";
 
 /**
  * The settings every provider takes, as typebox properties: spread them into a plugin's options
@@ -57,6 +58,7 @@ export function resolveModelSettings<S extends TObject>(schema: S, defaults: unk
 /** An API key from the settings, else the environment; a missing key fails when the model is created. */
 export function requireApiKey(provider: string, apiKey: string | undefined, envVar: string): string {
   const key = apiKey ?? process.env[envVar];
+  registerSecret(key);
   if (key) return key;
   throw new WeftError(
     "CREDENTIAL_MISSING",

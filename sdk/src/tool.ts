@@ -1,4 +1,5 @@
 import type { WeftServices } from "./plugin.js";
+import { redactSecrets } from "./secret-redaction.js";
 
 /** Where a tool came from; shown by `weft tools` and used in duplicate warnings. */
 export interface ToolSource {
@@ -138,7 +139,9 @@ export interface ExecuteOptions {
 }
 
 /** Shorthand for an error result. */
-export function errorResult(output: string, metadata?: Record<string, unknown>): ToolResult {
+export function errorResult(text: string, metadata?: Record<string, unknown>): ToolResult {
+  // A failure often quotes what failed (a server's message, its environment): never a configured credential.
+  const output = redactSecrets(text);
   return metadata ? { output, isError: true, metadata } : { output, isError: true };
 }
 

@@ -5,6 +5,7 @@ import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import type { AgentSource, PluginSpec } from "../toolkit/toolkit-options.js";
 import { ConfigDocument, pointerToPath } from "./config-document.js";
 import { findConfigFile } from "./find-config.js";
+import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
 import { pluginCandidates } from "./plugin-resolver.js";
 import { PROVIDER_PLUGINS } from "../toolkit/provider-plugins.js";
 import { parseProjectConfig, type ProjectConfig } from "./project-config.js";
@@ -21,6 +22,8 @@ export interface LoadProjectOptions {
   feedback?: (event: FeedbackEvent) => void;
   /** A model to use instead of the config's `model` (its provider's plugin is loaded either way). */
   model?: string;
+  /** How a config that would run code gets trusted (see `ensureProjectTrusted`); `true` skips the check (the caller vouches for it). */
+  trust?: TrustOptions | true;
 }
 
 export interface Project {
@@ -43,6 +46,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
   const dir = path.dirname(file);
   const doc = await ConfigDocument.read(file);
   const config = parseProjectConfig(doc);
+  if (options.trust !== true) await ensureProjectTrusted(file, config, options.trust);
   const toolkit = await createToolkit(
     {
       baseDir: dir,

@@ -1,5 +1,3 @@
-import { lstat, rmdir, unlink } from "node:fs/promises";
-import path from "node:path";
 import { Type } from "typebox";
 import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
@@ -20,23 +18,11 @@ export function deleteTool(root: ConfinedRoot, name: string): Tool<any> {
         // Refuses "..", absolute paths and symlinks that lead out, as every file tool does.
         if ((await root.resolve(requested)) === root.path) return errorResult("the root folder itself cannot be deleted");
         // The entry itself, not what a symlink points to: deleting a link removes the link.
-        const segments = requested.split(/[\\/]+/).filter((segment) => segment !== "" && segment !== ".");
-        const entry = path.join(await root.resolve(segments.slice(0, -1).join("/")), segments[segments.length - 1]);
-        const info = await lstat(entry);
-        if (info.isDirectory()) {
-          try {
-            await rmdir(entry);
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === "ENOTEMPTY" || (error as NodeJS.ErrnoException).code === "EEXIST") {
-              return errorResult(`${requested} is a folder that is not empty; delete its entries first`);
-            }
-            throw error;
-          }
-        } else {
-          await unlink(entry);
-        }
+        const entry = await root.remove(requested);
         return { output: `deleted ${requested} - ${entry}`, metadata: { path: entry } };
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOTEMPTY" || code === "EEXIST") return errorResult(`${requested} is a folder that is not empty; delete its entries first`);
         return fileFailure(error, requested);
       }
     },

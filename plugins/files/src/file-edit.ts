@@ -1,4 +1,3 @@
-import { readFile, writeFile } from "node:fs/promises";
 import { Type } from "typebox";
 import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
@@ -8,6 +7,9 @@ const input = Type.Object({
   old_string: Type.String({ description: "The exact text to replace; it must occur exactly once in the file" }),
   new_string: Type.String({ description: "The text to put in its place" }),
 });
+
+/** Files larger than this are not edited: the edit holds the file in memory. */
+export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 /** Replaces one exact occurrence; writes nothing unless the text occurs exactly once. */
 export function editTool(root: ConfinedRoot, name: string): Tool<any> {
@@ -21,15 +23,24 @@ export function editTool(root: ConfinedRoot, name: string): Tool<any> {
     async execute({ path: requested, old_string: oldString, new_string: newString }) {
       if (oldString === "") return errorResult(`old_string is empty; give the exact text to replace in ${requested}`);
       try {
-        const file = await root.resolve(requested);
-        const text = await readFile(file, "utf8");
+        const { handle, path: file } = await root.openFile(requested);
+        let text: string;
+        try {
+          const size = (await handle.stat()).size;
+          if (size > MAX_EDIT_BYTES) {
+            return errorResult(`${requested} is ${size} bytes, larger than the ${MAX_EDIT_BYTES} bytes file_edit works on; the file is unchanged. Use the shell to change files this large`);
+          }
+          text = await handle.readFile("utf8");
+        } finally {
+          await handle.close();
+        }
         const first = text.indexOf(oldString);
         if (first < 0) return errorResult(`old_string was not found in ${requested}; the file is unchanged. Read the file and copy the text exactly`);
         const count = occurrences(text, oldString);
         if (count > 1) {
           return errorResult(`old_string occurs ${count} times in ${requested}; the file is unchanged. Add surrounding lines to old_string so it occurs exactly once`);
         }
-        await writeFile(file, text.slice(0, first) + newString + text.slice(first + oldString.length));
+        await root.writeFile(requested, text.slice(0, first) + newString + text.slice(first + oldString.length));
         return { output: `edited ${requested} - ${file}`, metadata: { path: file } };
       } catch (error) {
         return fileFailure(error, requested);

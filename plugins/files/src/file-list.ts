@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { Type } from "typebox";
 import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
@@ -24,9 +24,9 @@ export function listTool(root: ConfinedRoot, name: string): Tool<any> {
     async execute({ path: requested = "" }) {
       const shown = requested === "" ? "the root" : requested;
       try {
-        const folder = await root.resolve(requested);
-        if (!(await stat(folder)).isDirectory()) return errorResult(`${requested} is a file, not a folder`);
-        const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => compareNames(a.name, b.name));
+        if (!(await stat(await root.resolve(requested))).isDirectory()) return errorResult(`${requested} is a file, not a folder`);
+        const { path: folder, entries: unsorted } = await root.readFolder(requested);
+        const entries = unsorted.sort((a, b) => compareNames(a.name, b.name));
         if (entries.length === 0) return { output: `(empty folder: ${folder})` };
         const lines: string[] = [];
         for (const entry of entries.slice(0, MAX_LIST_ENTRIES)) lines.push(await describeEntry(root, path.join(folder, entry.name), entry.name));

@@ -1,10 +1,9 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import type { FileHandle } from "node:fs/promises";
 import { Type } from "typebox";
 import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";
+import { readLines } from "./line-reader.js";
 
 export const DEFAULT_READ_LINES = 2000;
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -26,10 +25,14 @@ export function readTool(root: ConfinedRoot, name: string): Tool<any> {
     annotations: { readOnlyHint: true },
     async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LINES }, ctx) {
       try {
-        const file = await root.resolve(requested);
-        if ((await stat(file)).isDirectory()) return errorResult(`${requested} is a folder, not a file`);
-        if (await isBinaryFile(file)) return errorResult(`${requested} is a binary file; only text files can be read`);
-        const page = await readPage(file, offset, limit, ctx.signal);
+        const { handle, path: file } = await root.openFile(requested);
+        let page: { lines: string[]; total: number };
+        try {
+          if (await isBinaryFile(handle)) return errorResult(`${requested} is a binary file; only text files can be read`);
+          page = await readPage(handle, offset, limit, ctx.signal);
+        } finally {
+          await handle.close();
+        }
         if (page.total > 0 && offset > page.total) {
           return errorResult(`offset ${offset} is past the end of ${requested} (${page.total} lines)`);
         }
@@ -45,13 +48,13 @@ export function readTool(root: ConfinedRoot, name: string): Tool<any> {
 }
 
 /** The lines from `offset` on, within the line and byte budgets, and the file's total line count. */
-async function readPage(file: string, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number }> {
+async function readPage(handle: FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<{ lines: string[]; total: number }> {
   const lines: string[] = [];
   let total = 0;
   let bytes = 0;
   let full = false;
-  const reader = createInterface({ input: createReadStream(file, { encoding: "utf8", signal }), crlfDelay: Infinity });
-  for await (const line of reader) {
+  // A single line past the budget is cut rather than skipped, so paging always moves forward.
+  for await (const { text: line } of readLines(handle, MAX_READ_BYTES - 1, signal)) {
     total += 1;
     if (full || total < offset) continue;
     const size = Buffer.byteLength(line) + 1;
@@ -59,9 +62,8 @@ async function readPage(file: string, offset: number, limit: number, signal: Abo
       full = true;
       continue;
     }
-    // A single line past the budget is cut rather than skipped, so paging always moves forward.
-    lines.push(size > MAX_READ_BYTES ? Buffer.from(line).subarray(0, MAX_READ_BYTES - 1).toString("utf8") : line);
-    bytes += Math.min(size, MAX_READ_BYTES);
+    lines.push(line);
+    bytes += size;
   }
   return { lines, total };
 }

@@ -1,10 +1,11 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import type { FileHandle } from "node:fs/promises";
 import picomatch from "picomatch";
 import { Type } from "typebox";
 import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";
+import { readLines } from "./line-reader.js";
+import { MAX_READ_BYTES } from "./file-read.js";
 import { walkFiles } from "./tree-walk.js";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -41,14 +42,20 @@ export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
       try {
         const start = await root.resolve(requested);
         search: for await (const file of walkFiles(root, start, ctx.signal)) {
-          if (!wanted(file.relative) || (await isBinaryFile(file.absolute))) continue;
-          for await (const [line, text] of matchingLines(file.absolute, regex, ctx.signal)) {
-            if (matches.length === limit) {
-              truncated = true;
-              break search;
+          if (!wanted(file.relative)) continue;
+          const { handle } = await root.openFile(file.relative);
+          try {
+            if (await isBinaryFile(handle)) continue;
+            for await (const [line, text] of matchingLines(handle, regex, ctx.signal)) {
+              if (matches.length === limit) {
+                truncated = true;
+                break search;
+              }
+              matches.push(`<match path="${escapeXmlAttribute(file.relative)}" line="${line}">${cut(text)}</match>`);
+              files.add(file.relative);
             }
-            matches.push(`<match path="${escapeXmlAttribute(file.relative)}" line="${line}">${cut(text)}</match>`);
-            files.add(file.relative);
+          } finally {
+            await handle.close();
           }
         }
       } catch (error) {
@@ -65,10 +72,10 @@ export function globMatcher(glob: string): (relative: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes("/") });
 }
 
-async function* matchingLines(file: string, regex: RegExp, signal: AbortSignal): AsyncGenerator<[number, string]> {
-  const reader = createInterface({ input: createReadStream(file, { encoding: "utf8", signal }), crlfDelay: Infinity });
+// A line is tested in its first MiB: memory stays bounded on a file that is one huge line.
+async function* matchingLines(handle: FileHandle, regex: RegExp, signal: AbortSignal): AsyncGenerator<[number, string]> {
   let line = 0;
-  for await (const text of reader) {
+  for await (const { text } of readLines(handle, MAX_READ_BYTES, signal)) {
     line += 1;
     if (regex.test(text)) yield [line, text];
   }

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { Type } from "typebox";
 import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
@@ -18,9 +16,7 @@ export function writeTool(root: ConfinedRoot, name: string): Tool<any> {
     annotations: { destructiveHint: true },
     async execute({ path: requested, content }) {
       try {
-        const file = await root.resolve(requested);
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, content);
+        const file = await root.writeFile(requested, content);
         return { output: `wrote ${Buffer.byteLength(content)} bytes to ${requested} - ${file}`, metadata: { path: file } };
       } catch (error) {
         return fileFailure(error, requested);

@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ConfinedRoot } from "@weft/sdk";
 
@@ -24,7 +24,8 @@ export async function* walkFiles(root: ConfinedRoot, start: string, signal?: Abo
 
 async function* walkFolder(root: ConfinedRoot, folder: string, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
   signal?.throwIfAborted();
-  const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => compareNames(a.name, b.name));
+  // Read through the opened folder, so a folder swapped for a symlink mid-walk is refused, not listed.
+  const entries = (await root.readFolder(root.relative(folder))).entries.sort((a, b) => compareNames(a.name, b.name));
   for (const entry of entries) {
     const absolute = path.join(folder, entry.name);
     if (entry.isDirectory()) {

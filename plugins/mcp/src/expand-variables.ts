@@ -1,3 +1,5 @@
+import { registerSecret } from "@weft/sdk";
+
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
@@ -11,6 +13,8 @@ export function expandVariables(text: string, env: Record<string, string | undef
       missing(name);
       return reference;
     }
+    // An expanded value is usually a credential (a token in headers or env): no error may repeat it.
+    registerSecret(value);
     return value;
   });
 }

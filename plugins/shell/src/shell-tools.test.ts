@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel, waitForProcessExit } from "@weft/sdk/testing";
+import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/sdk/testing";
 import shellPlugin, { bashTool, shellRunTool, shellTools } from "./index.js";
 
 const SHELL_RUN_DESCRIPTION =
@@ -79,6 +79,23 @@ describe("shell pack", () => {
       "timed out after 2000 ms, retry with a larger timeout_ms if the command needs longer\nexit status: 137\n<output>\nbegun\n</output>",
     );
     expect(await waitForProcessExit(Number(await readFile(pidFile, "utf8")))).toBe(true);
+  });
+
+  it("returns at timeout_ms and kills a child that left the process group (setsid)", async () => {
+    const pidFile = path.join(dir, "escaped.pid");
+    const started = performance.now();
+    const result = await run({ command: `setsid sleep 60 & echo $! > ${pidFile}; echo x; sleep 60`, timeout_ms: 1000 });
+    // The hardening contract: back within 1 s of the limit, not when the escaped sleep ends.
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result.output).toBe("timed out after 1000 ms, retry with a larger timeout_ms if the command needs longer\nexit status: 137\n<output>\nx\n</output>");
+    expect(await isProcessAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("kills a child that left the process group once the command exits", async () => {
+    const pidFile = path.join(dir, "escaped-exit.pid");
+    const result = await run({ command: `setsid sleep 60 & echo $! > ${pidFile}; echo x` });
+    expect(result.output).toBe("exit status: 0\n<output>\nx\n</output>");
+    expect(await isProcessAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
   });
 
   it("cuts 2 MiB of output at 1 MiB and marks it truncated", async () => {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { readFile, stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel, type Scope } from "@weft/sdk";
-import { createTestKernel, waitForProcessExit } from "@weft/sdk/testing";
+import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/sdk/testing";
 import { createSkillCollection } from "./skill-collection.js";
 import { tempFolder, writeSkill, type TempFolder } from "./test-fixtures/skill-folders.js";
 
@@ -28,6 +28,7 @@ describe("skill_execute_file", () => {
         "scripts/flood.js": { text: '#!/usr/bin/env node\nprocess.stdout.write("x".repeat(2 * 1024 * 1024));\n', mode: EXEC },
         "scripts/sleepy.sh": { text: "#!/bin/sh\necho started\nsleep 60\necho never\n", mode: EXEC },
         "scripts/orphan.sh": { text: '#!/bin/sh\nsleep 60 &\necho $! > "$1"\necho parent done\n', mode: EXEC },
+        "scripts/escape.sh": { text: '#!/bin/sh\nsetsid sleep 60 &\necho $! > "$1"\necho started\nsleep 60\n', mode: EXEC },
         "scripts/stdin.sh": { text: '#!/bin/sh\nif read line; then echo "got: $line"; else echo "end of input"; fi\n', mode: EXEC },
         "scripts/wait.sh": { text: '#!/bin/sh\nsleep 60 &\necho $! > "$1.child"\necho $$ > "$1"\nwait\n', mode: EXEC },
       },
@@ -90,6 +91,25 @@ describe("skill_execute_file", () => {
         isError: true,
         metadata: { exitCode: 137, truncated: false, timedOut: true },
       });
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  it("returns at its time limit and kills a child that left the process group (setsid)", async () => {
+    const limited = kernel.scope("escaping");
+    await createSkillCollection({ skillsDir: path.join(temp.path, "skills"), timeoutMs: TIMEOUT_MS, logger: memoryLogger() }).register(limited);
+    const pidFile = path.join(temp.path, "escaped.pid");
+    try {
+      const started = performance.now();
+      expect(await run("scripts/escape.sh", [pidFile])).toEqual({
+        output: `timed out after ${TIMEOUT_MS} ms\n<output>\nstarted\n</output>`,
+        isError: true,
+        metadata: { exitCode: 137, truncated: false, timedOut: true },
+      });
+      // The hardening contract: back within 1 s of the limit, not when the escaped sleep ends.
+      expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+      expect(await isProcessAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
     } finally {
       await limited.dispose();
     }

@@ -1,4 +1,6 @@
 import { deadlinePassed, errorMessage } from "@weft/sdk";
+import { guardedGet } from "./guarded-request.js";
+import { NetworkRefusedError, type NetworkPolicy } from "./network-guard.js";
 
 export interface FetchLimits {
   timeoutMs: number;
@@ -6,6 +8,8 @@ export interface FetchLimits {
   maxBytes: number;
   maxRedirects: number;
   userAgent: string;
+  /** Which addresses may be reached, checked on the first request and on every redirect. */
+  network: NetworkPolicy;
 }
 
 export interface FetchedPage {
@@ -52,11 +56,12 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
   let url = parsed;
   try {
     for (let redirects = 0; ; redirects += 1) {
-      const response = await fetch(url, {
-        redirect: "manual",
-        signal: combined,
-        headers: { "user-agent": limits.userAgent, accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5" },
-      });
+      const response = await guardedGet(
+        url,
+        { "user-agent": limits.userAgent, accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5" },
+        combined,
+        limits.network,
+      );
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel();
@@ -81,6 +86,7 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
       return { ok: true, url: url.href, status: response.status, contentType, body: decode(bytes, contentType), truncated };
     }
   } catch (error) {
+    if (error instanceof NetworkRefusedError) return { ok: false, error: error.message };
     if (timeout.aborted || deadlinePassed(signal)) return { ok: false, error: `timed out after ${limits.timeoutMs} ms fetching ${url.href}` };
     if (signal.aborted) throw error;
     const cause = (error as { cause?: unknown }).cause;
@@ -88,7 +94,8 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
   }
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+/** The body up to `maxBytes`; the rest is never downloaded. */
+export async function readCapped(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (!response.body) return { bytes: new Uint8Array(), truncated: false };

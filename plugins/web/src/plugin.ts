@@ -21,6 +21,9 @@ export const webPlugin = definePlugin({
     maxRedirects: Type.Integer({ default: DEFAULT_WEB_LIMITS.maxRedirects, minimum: 0, description: "Redirects followed per fetch" }),
     maxPages: Type.Integer({ default: DEFAULT_WEB_LIMITS.maxPages, minimum: 1, description: "Pages one crawl may fetch" }),
     userAgent: Type.String({ default: DEFAULT_WEB_LIMITS.userAgent }),
+    allowPrivateNetwork: Type.Boolean({ default: false, description: "Let the tools reach loopback, private, link-local, unique-local and multicast addresses" }),
+    allowHosts: Type.Array(Type.String(), { default: [], description: "Hosts and CIDR ranges the tools may reach although private" }),
+    conversionBudgetMs: Type.Integer({ default: DEFAULT_WEB_LIMITS.conversionBudgetMs, minimum: 1, description: "Time one page's HTML conversion may take; past it the page is what was converted so far" }),
   }),
   setup(api, options) {
     // At tools time every plugin has set up, so whether the MCP plugin is enabled is known.

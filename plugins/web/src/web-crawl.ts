@@ -24,7 +24,7 @@ export function webCrawlTool(name: string, limits: WebLimits): Tool<any> {
       same_origin: Type.Optional(Type.Boolean({ description: "Follow only links to the starting URL's scheme, host and port (default true)" })),
     }),
     annotations: { readOnlyHint: true, openWorldHint: true },
-    timeoutMs: limits.maxPages * (limits.timeoutMs + 1_000),
+    timeoutMs: limits.maxPages * (limits.timeoutMs + limits.conversionBudgetMs + 1_000),
     async execute({ url, max_pages, same_origin = true }, ctx) {
       const start = parseWebUrl(url);
       if (typeof start === "string") return errorResult(start);
@@ -49,7 +49,7 @@ export function webCrawlTool(name: string, limits: WebLimits): Tool<any> {
           continue;
         }
         seen.add(withoutFragment(page.url));
-        const rendered = renderPage(page, "markdown");
+        const rendered = await renderPage(page, "markdown", { budgetMs: limits.conversionBudgetMs }, ctx.signal);
         parts.push(rendered.element);
         budget -= Buffer.byteLength(rendered.element);
         for (const link of rendered.links) {

@@ -18,12 +18,14 @@ export function webFetchTool(name: string, limits: WebLimits): Tool<any> {
       max_bytes: Type.Optional(Type.Integer({ minimum: 1, description: `Most bytes of the body to read (default ${limits.maxBytes})` })),
     }),
     annotations: { readOnlyHint: true, openWorldHint: true },
-    timeoutMs: limits.timeoutMs,
+    // Its whole budget: the fetch, then the conversion of what came back.
+    timeoutMs: limits.timeoutMs + limits.conversionBudgetMs,
     async execute({ url, format = "markdown", max_bytes }, ctx) {
       const maxBytes = Math.min(max_bytes ?? limits.maxBytes, limits.maxBytes);
       const page = await fetchPage(url, { ...limits, maxBytes }, ctx.signal);
       if (!page.ok) return errorResult(page.error, page.status === undefined ? undefined : { status: page.status });
-      return { output: renderPage(page, format).element, metadata: { url: page.url, status: page.status, contentType: page.contentType, truncated: page.truncated } };
+      const rendered = await renderPage(page, format, { budgetMs: limits.conversionBudgetMs }, ctx.signal);
+      return { output: rendered.element, metadata: { url: page.url, status: page.status, contentType: page.contentType, truncated: page.truncated } };
     },
   });
 }

@@ -1,16 +1,24 @@
+import { DEFAULT_MAX_OUTPUT_BYTES } from "@weft/sdk";
+import { DEFAULT_CONVERSION_BUDGET_MS } from "./bounded-conversion.js";
 import type { FetchLimits } from "./fetch-page.js";
+import { DEFAULT_NETWORK_POLICY } from "./network-guard.js";
 
 /** What the native web tools are allowed to do; every field has a default. */
 export interface WebLimits extends FetchLimits {
   /** Pages one crawl may fetch at most; `max_pages` cannot go past it. */
   maxPages: number;
+  /** How long converting one page's HTML may take; past it the model reads what was converted and why it stopped. */
+  conversionBudgetMs: number;
 }
 
 export const DEFAULT_WEB_LIMITS: WebLimits = {
   timeoutMs: 30_000,
-  maxBytes: 5 * 1024 * 1024,
+  // The one output cap every tool family shares by default.
+  maxBytes: DEFAULT_MAX_OUTPUT_BYTES,
   maxRedirects: 5,
   maxPages: 20,
+  conversionBudgetMs: DEFAULT_CONVERSION_BUDGET_MS,
+  network: DEFAULT_NETWORK_POLICY,
   userAgent: "Mozilla/5.0 (compatible; weft-web/0.1; +https://www.npmjs.com/package/@weft/plugin-web)",
 };
 

@@ -1,10 +1,16 @@
 import { Type } from "typebox";
 import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
+import { readCapped } from "./fetch-page.js";
+import { chunkHtml } from "./html-chunks.js";
 import { convertHtml } from "./html-conversion.js";
 import type { WebLimits } from "./web-limits.js";
 
 export const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
 export const DEFAULT_SEARCH_RESULTS = 10;
+/** A search answer is read up to this many bytes: results are small, a flood is not read. */
+export const MAX_SEARCH_RESPONSE_BYTES = 1024 * 1024;
+// Snippets are converted on the event loop, so each is cut first: a short, depth-limited input bounds the work.
+const MAX_SNIPPET_CHARS = 2000;
 
 /** Where `web_search` sends queries: a SearXNG instance, or a keyed service (Brave Search API). */
 export type SearchBackend = { kind: "searxng"; url: string } | { kind: "brave"; apiKey: string; url?: string };
@@ -69,10 +75,14 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`);
   }
-  return response.json();
+  const { bytes, truncated } = await readCapped(response, MAX_SEARCH_RESPONSE_BYTES);
+  if (truncated) throw new Error(`the answer is larger than ${MAX_SEARCH_RESPONSE_BYTES} bytes`);
+  return JSON.parse(new TextDecoder().decode(bytes));
 }
 
 // Snippets carry highlighting markup (<strong>) and entities.
 function plain(html: string | undefined): string {
-  return html ? convertHtml(html, "http://localhost/", "text").text.replace(/\s+/g, " ") : "";
+  if (!html) return "";
+  const bounded = chunkHtml(html.slice(0, MAX_SNIPPET_CHARS)).chunks.join("");
+  return convertHtml(bounded, "http://localhost/", "text").text.replace(/\s+/g, " ");
 }

@@ -71,7 +71,7 @@ describe("native web tools", () => {
         write();
       },
     });
-    kernel = await createTestKernel([[webPlugin, { backend: "native", timeoutMs: 3000, maxBytes: 1024 * 1024 }]]);
+    kernel = await createTestKernel([[webPlugin, { backend: "native", timeoutMs: 3000, maxBytes: 1024 * 1024, allowPrivateNetwork: true }]]);
   });
   afterAll(async () => {
     await kernel?.close();
@@ -160,7 +160,7 @@ describe("native web tools", () => {
     await hugeClosed;
     expect(bodyBytesSent).toBeLessThan(50 * 1024 * 1024);
     // max_bytes cannot raise the pack's cap.
-    const capped = await webTools({ maxBytes: 1000 })[0].execute({ url: `${site.url}/plain`, max_bytes: 5 }, context());
+    const capped = await webTools({ maxBytes: 1000, allowPrivateNetwork: true })[0].execute({ url: `${site.url}/plain`, max_bytes: 5 }, context());
     expect(capped.output).toBe(`<page url="${site.url}/plain" truncated="true">\njust \n</page>`);
   });
 });
@@ -179,7 +179,7 @@ describe("web_crawl", () => {
       "/b": html("<title>B</title><p>leaf b</p>"),
       "/c": html("<title>C</title><p>leaf c</p>"),
     });
-    kernel = await createTestKernel([[webPlugin, { backend: "native", maxPages: 3 }]]);
+    kernel = await createTestKernel([[webPlugin, { backend: "native", maxPages: 3, allowPrivateNetwork: true }]]);
   });
   afterAll(async () => {
     await kernel?.close();
@@ -201,7 +201,7 @@ describe("web_crawl", () => {
   });
 
   it("reports pages that fail and leaves the site only when same_origin is false", async () => {
-    const wide = await createTestKernel([[webPlugin, { backend: "native", maxPages: 10 }]]);
+    const wide = await createTestKernel([[webPlugin, { backend: "native", maxPages: 10, allowPrivateNetwork: true }]]);
     try {
       const result = await wide.execute({ name: "web_crawl", arguments: { url: `${site.url}/`, same_origin: false } });
       const lines = result.output.split("\n").filter((line) => line.startsWith("<page") || line.startsWith("<error") || line.startsWith("<crawl"));

@@ -1,12 +1,19 @@
 import { keepTools, type Tool } from "@weft/sdk";
 import { webCrawlTool } from "./web-crawl.js";
 import { webFetchTool } from "./web-fetch.js";
+import type { NetworkPolicy } from "./network-guard.js";
 import { DEFAULT_WEB_LIMITS, type WebLimits } from "./web-limits.js";
 import { webSearchTool, type SearchBackend } from "./web-search.js";
 
 export const WEB_PLUGIN_NAME = "@weft/plugin-web";
 
-export interface WebToolsOptions extends Partial<WebLimits> {
+export interface WebToolsOptions extends Partial<Omit<WebLimits, "network">> {
+  /** Let the tools reach loopback, private, link-local, unique-local and multicast addresses. */
+  allowPrivateNetwork?: boolean;
+  /** Hosts and CIDR ranges the tools may reach although private (`localhost`, `10.1.0.0/16`). */
+  allowHosts?: string[];
+  /** Overrides of the network policy (tests give a resolver and observe connections). */
+  network?: Partial<NetworkPolicy>;
   /** The built-in `webfetch` alone instead of the native pack tools. */
   builtins?: boolean;
   /** Tool name → false drops it. */
@@ -37,6 +44,8 @@ export function webTools(options: WebToolsOptions = {}): Tool<any>[] {
     maxRedirects: options.maxRedirects ?? DEFAULT_WEB_LIMITS.maxRedirects,
     maxPages: options.maxPages ?? DEFAULT_WEB_LIMITS.maxPages,
     userAgent: options.userAgent ?? DEFAULT_WEB_LIMITS.userAgent,
+    conversionBudgetMs: options.conversionBudgetMs ?? DEFAULT_WEB_LIMITS.conversionBudgetMs,
+    network: { allowPrivateNetwork: options.allowPrivateNetwork ?? false, allowHosts: options.allowHosts ?? [], ...options.network },
   };
   if (options.builtins) return keepTools([{ ...webFetchTool("webfetch", limits), source: { kind: "builtin", id: WEB_PLUGIN_NAME } }], options.tools);
   const backend = searchBackend(options);

@@ -1,32 +1,42 @@
+// Plain JavaScript (type-checked through JSDoc) because it runs in a worker thread, which Node 20
+// loads without a TypeScript step, from src/ in tests as from dist/ once built.
 import TurndownService from "turndown";
 
-export type PageFormat = "markdown" | "text" | "html";
+/** @typedef {"markdown" | "text" | "html"} PageFormat */
 
-export interface ConvertedHtml {
-  /** The document's `<title>`, when it has one. */
-  title?: string;
-  text: string;
-  /** Absolute http(s) URLs of its links, in document order, without fragments, deduplicated. */
-  links: string[];
-}
+/**
+ * @typedef {object} ConvertedHtml
+ * @property {string} [title] The document's `<title>`, when it has one.
+ * @property {string} text
+ * @property {string[]} links Absolute http(s) URLs of its links, in document order, without fragments, deduplicated.
+ */
+
+/** @typedef {TurndownService.Node & { nodeName: string; getAttribute(name: string): string | null }} DomNode */
 
 // Elements that carry no readable text.
-const DROPPED = ["script", "style", "noscript", "template", "iframe", "svg", "canvas", "object", "embed"] as const;
+const DROPPED = ["script", "style", "noscript", "template", "iframe", "svg", "canvas", "object", "embed"];
 const DROPPED_NAMES = new Set(DROPPED.map((tag) => tag.toUpperCase()));
 const BLOCKS = new Set(
   "ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION SUMMARY TABLE TR UL".split(" "),
 );
 
-type DomNode = TurndownService.Node & { nodeName: string; getAttribute(name: string): string | null };
-
 /**
  * HTML turned into readable Markdown (or plain text) with turndown, which parses with a real DOM
  * rather than stripping tags. Links and images point at absolute URLs, so the model can follow them.
+ * It runs unbounded: remote pages go through `convertHtmlBounded`, which limits nesting first and
+ * runs this in a worker the deadline can stop.
+ * @param {string} html
+ * @param {string} pageUrl
+ * @param {Exclude<PageFormat, "html">} format
+ * @returns {ConvertedHtml}
  */
-export function convertHtml(html: string, pageUrl: string, format: Exclude<PageFormat, "html">): ConvertedHtml {
-  const links = new Set<string>();
-  let title: string | undefined;
-  const absolute = (href: string | null): string | undefined => {
+export function convertHtml(html, pageUrl, format) {
+  /** @type {Set<string>} */
+  const links = new Set();
+  /** @type {string | undefined} */
+  let title;
+  /** @param {string | null} href */
+  const absolute = (href) => {
     if (!href) return undefined;
     try {
       const url = new URL(href, pageUrl);
@@ -35,18 +45,19 @@ export function convertHtml(html: string, pageUrl: string, format: Exclude<PageF
       return undefined;
     }
   };
-  const noteLink = (node: DomNode) => {
+  /** @param {DomNode} node */
+  const noteLink = (node) => {
     const url = absolute(node.getAttribute("href"));
     if (url) links.add(url.replace(/#.*$/, ""));
     return url;
   };
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
   if (format === "markdown") {
-    service.remove([...DROPPED]);
+    service.remove(/** @type {TurndownService.Filter} */ (DROPPED));
     service.addRule("absoluteLinks", {
-      filter: (node) => node.nodeName === "A" && (node as DomNode).getAttribute("href") !== null,
+      filter: (node) => node.nodeName === "A" && /** @type {DomNode} */ (node).getAttribute("href") !== null,
       replacement: (content, node) => {
-        const url = noteLink(node as DomNode);
+        const url = noteLink(/** @type {DomNode} */ (node));
         const text = content.trim();
         return url && text ? `[${text}](${url})` : content;
       },
@@ -54,8 +65,8 @@ export function convertHtml(html: string, pageUrl: string, format: Exclude<PageF
     service.addRule("absoluteImages", {
       filter: ["img"],
       replacement: (_content, node) => {
-        const alt = ((node as DomNode).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-        const src = absolute((node as DomNode).getAttribute("src"));
+        const alt = (/** @type {DomNode} */ (node).getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
+        const src = absolute(/** @type {DomNode} */ (node).getAttribute("src"));
         // Inline data: images would flood the page with base64.
         return src ? `![${alt}](${src})` : alt;
       },
@@ -65,9 +76,9 @@ export function convertHtml(html: string, pageUrl: string, format: Exclude<PageF
     service.addRule("plainText", {
       filter: () => true,
       replacement: (content, node) => {
-        const name = (node as DomNode).nodeName;
+        const name = /** @type {DomNode} */ (node).nodeName;
         if (DROPPED_NAMES.has(name)) return "";
-        if (name === "A") noteLink(node as DomNode);
+        if (name === "A") noteLink(/** @type {DomNode} */ (node));
         if (name === "TD" || name === "TH") return `${content} `;
         return BLOCKS.has(name) ? `\n\n${content}\n\n` : content;
       },

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+
+/**
+ * The environment variable every process the runner starts carries, with a value unique to the run.
+ * A descendant that left the process group (`setsid`, a daemon's double fork) still inherits it, so a
+ * sweep of /proc finds it after its parent is gone and its ppid says nothing.
+ */
+export const RUN_MARKER_VARIABLE = "WEFT_RUN_ID";
+
+/** A fresh marker value: 128 random bits, so no process of another run (or another program) can match. */
+export function newRunMarker(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** Whether a sweep can see other processes' environments (Linux /proc). */
+export const canSweep = (() => {
+  try {
+    readFileSync("/proc/self/environ");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+// A sweep repeats until a round finds nothing new; a process forking in a loop cannot outrun stopped parents.
+const MAX_ROUNDS = 50;
+
+/**
+ * Stops (SIGSTOP), then kills (SIGKILL) every live process whose environment carries the marker, and
+ * returns how many it signalled. Stopping first freezes a fork loop, so a later round sees its children
+ * before they can fork again. Linux only; elsewhere it does nothing.
+ */
+export function sweepMarkedProcesses(marker: string): number {
+  if (!canSweep) return 0;
+  const needle = markerNeedle(marker);
+  const found = new Set<number>();
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const fresh = markedProcesses(needle).filter((pid) => !found.has(pid));
+    if (fresh.length === 0) break;
+    for (const pid of fresh) {
+      found.add(pid);
+      signal(pid, "SIGSTOP");
+    }
+  }
+  for (const pid of found) signal(pid, "SIGKILL");
+  return found.size;
+}
+
+/**
+ * The marked processes still alive after a sweep, once SIGKILL had `graceMs` to take effect: what could
+ * not be killed (another user's setuid program, a process stuck in the kernel).
+ */
+export async function markedSurvivors(marker: string, graceMs = 200): Promise<number[]> {
+  if (!canSweep) return [];
+  const needle = markerNeedle(marker);
+  const deadline = performance.now() + graceMs;
+  for (;;) {
+    const alive = markedProcesses(needle);
+    if (alive.length === 0 || performance.now() >= deadline) return alive;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function markerNeedle(marker: string): Buffer {
+  return Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`);
+}
+
+function markedProcesses(needle: Buffer): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      // A zombie's environment reads empty: it is dead already and only waits to be reaped.
+      if (readFileSync(`/proc/${name}/environ`).includes(needle)) pids.push(pid);
+    } catch {
+      // Gone since readdir, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ESRCH: it exited in between.
+  }
+}
