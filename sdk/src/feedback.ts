@@ -38,7 +38,7 @@ export interface FeedbackEventMap {
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
   "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "aborted" };
-  "mcp.status": { server: string; state: "starting" | "connected" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
+  "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
 }
 

@@ -29,7 +29,12 @@ export interface McpServerConfig {
   inheritEnv?: string[];
 }
 
-export type McpServerState = "connected" | "starting" | "stopped" | "failed" | "disabled";
+/**
+ * `reconnecting`: a remote server's session was lost (it restarted or went down); its tools stay listed,
+ * the next call (or a timer, with capped backoff) opens a new session, and it turns `failed` when the
+ * attempts run out.
+ */
+export type McpServerState = "connected" | "starting" | "reconnecting" | "stopped" | "failed" | "disabled";
 
 export interface McpServerStatus {
   name: string;

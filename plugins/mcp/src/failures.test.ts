@@ -27,6 +27,8 @@ describe("misbehaving servers", () => {
         quiet: { ...stdio("test"), toolTimeout: 1000 },
         patient: { ...stdio("test"), toolTimeout: 2000 },
         noisy: stdio("test", "--noisy-stdout"),
+        old: stdio("test", "--bad-version"),
+        refusing: stdio("test", "--refuse-initialize"),
       },
     };
     kernel = await createTestKernel([[mcp, { config }]], { logger });
@@ -53,6 +55,24 @@ describe("misbehaving servers", () => {
       error: `cannot reach http://127.0.0.1:${closedPort}/mcp: connection refused (is the server running?)`,
     });
     expect(logger.warnings()).toContain(`MCP server "hung" failed to start: did not connect and list its tools within 1500 ms (its "timeout")`);
+  });
+
+  it("says what went wrong in a handshake the server answered, not how weft stopped it", () => {
+    const status = Object.fromEntries(mcpHost(kernel).status().map((server) => [server.name, server]));
+    expect(status.old).toEqual({
+      name: "old",
+      state: "failed",
+      tools: 0,
+      error: 'the server answered the handshake with protocol version "1999-01-01", which weft does not speak (weft offered 2025-11-25 and also accepts 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)',
+      stderr: ["handshake answered by hand"],
+    });
+    expect(status.refusing).toEqual({
+      name: "refusing",
+      state: "failed",
+      tools: 0,
+      error: "the server refused the handshake: MCP error -32602: unsupported client capabilities (weft offered protocol version 2025-11-25)",
+      stderr: ["handshake answered by hand"],
+    });
   });
 
   it("keeps the healthy servers working", async () => {
@@ -138,11 +158,11 @@ describe("a server that dies mid-call", () => {
   });
 
   it("fails its pending calls at once, removes its tools, reports the exit code and last stderr lines, and is replaced on start", async () => {
-    const died = 'MCP server "crashy" stopped during the call (exited with code 3); its tools are unavailable until it is started again';
+    const died = 'MCP server "crashy": connection lost during crash (exited with code 3); its tools are unavailable until it is started again';
     const hanging = kernel.execute({ name: "crashy__hang", arguments: {} });
     const crashed = await kernel.execute({ name: "crashy__crash", arguments: {} });
     expect(crashed).toMatchObject({ output: died, isError: true });
-    expect(await hanging).toMatchObject({ output: died, isError: true });
+    expect(await hanging).toMatchObject({ output: died.replace("during crash", "during hang"), isError: true });
 
     const host = mcpHost(kernel);
     expect(host.status()).toEqual([

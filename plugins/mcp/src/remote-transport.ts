@@ -28,9 +28,38 @@ export function isLegacyServerAnswer(error: unknown): boolean {
 
 /** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
 export function describeRemoteFailure(error: unknown, url: string): string {
+  if (error instanceof StreamableHTTPError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
   const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
   if (causeCode === "ECONNREFUSED") return `cannot reach ${url}: connection refused (is the server running?)`;
+  if (causeCode === "ECONNRESET") return `cannot reach ${url}: the connection was reset (did the server stop?)`;
   if (causeCode === "ENOTFOUND") return `cannot reach ${url}: unknown host`;
   if (causeCode) return `cannot reach ${url}: ${causeCode}`;
   return errorMessage(error);
+}
+
+/** Connection failures that mean nothing reached the server, so the request may be sent again elsewhere. */
+const NEVER_SENT = new Set(["ECONNREFUSED"]);
+
+/**
+ * Whether a failed request means "this session is gone" (the server restarted or is down): a 404, a
+ * 400 that says the session id is not valid, or a refused connection. None of these ran the request, so
+ * it is safe to send it again over a new session.
+ */
+export function isSessionGone(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) {
+    if (error.code === 404) return true;
+    if (error.code === 400 && /session/i.test(error.message)) return true;
+  }
+  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  return causeCode !== undefined && NEVER_SENT.has(causeCode);
+}
+
+/**
+ * Whether a transport error says an event stream broke (the server went away mid-response, or the
+ * standalone GET stream died). The SDK then retries the stream on its own, so the session may still be
+ * alive: the connection checks with a ping before it gives the session up.
+ */
+export function isStreamBreak(error: unknown): boolean {
+  const message = errorMessage(error);
+  return /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts|SSE error)/.test(message);
 }

@@ -15,7 +15,9 @@ import type { ServerTransport } from "./config.js";
 import { ElicitationBridge, elicitResult, pendingRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
-import { describeRemoteFailure, isLegacyServerAnswer, remoteTransports } from "./remote-transport.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describeHandshakeFailure } from "./handshake-failure.js";
+import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
 
 /** The client weft introduces itself as. */
@@ -23,6 +25,10 @@ export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
 
 /** Requests are bounded by our own signals and ceilings; the SDK's 60 s default must never cut in first. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
+/** How long a ping may take to prove a remote session alive after one of its streams broke. */
+const PROBE_TIMEOUT_MS = 3_000;
+/** How long `close` waits for the server to acknowledge the session's DELETE. */
+const DELETE_TIMEOUT_MS = 2_000;
 
 export type { McpTool };
 
@@ -63,6 +69,9 @@ export class ServerConnection {
   #transport!: Transport;
   #closing = false;
   #lost = false;
+  /** Why a remote session was given up (`exit.description`). */
+  #lostReason: string | undefined;
+  #probing = false;
   #ready = false;
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
@@ -104,7 +113,7 @@ export class ServerConnection {
   /** stdio: how the process ended and its last stderr lines. */
   get exit(): { exitCode?: number | null; stderr?: string[]; description: string } {
     const transport = this.#transport;
-    if (!(transport instanceof StdioTransport)) return { description: "the connection closed" };
+    if (!(transport instanceof StdioTransport)) return { description: this.#lostReason ?? "the connection closed" };
     const exit = transport.exit;
     const description = !exit ? "the connection closed" : exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
     return { exitCode: exit?.code ?? null, stderr: transport.stderrTail(), description };
@@ -155,6 +164,12 @@ export class ServerConnection {
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
+      // Nothing ran: the manager may send the call again over a new session.
+      const reason = describeRemoteFailure(outcome.error, this.#options.transport.url);
+      this.#lose(reason);
+      return errorResult(`MCP server "${server}" cannot run ${tool}: ${reason}`, { server, tool, sessionGone: true });
+    }
     return this.#toResult(tool, outcome, ctx.signal);
   }
 
@@ -192,13 +207,51 @@ export class ServerConnection {
   /** Closes the session; a stdio server's whole process group is stopped. Held questions are cancelled. */
   async close(): Promise<void> {
     if (this.#closing) return;
+    const live = this.open;
     this.#closing = true;
     this.#bridge.close();
     try {
+      if (live) await this.#endSession();
       await this.#client.close();
     } finally {
       await this.#transport.close().catch(() => {});
     }
+  }
+
+  /** Streamable HTTP: tells the server the session is over (`DELETE`), so it frees it now, not at its expiry. */
+  async #endSession(): Promise<void> {
+    const transport = this.#transport;
+    if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, DELETE_TIMEOUT_MS)));
+    await Promise.race([transport.terminateSession().catch(() => {}), bound]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * The remote session is gone (the server restarted or went down): calls in flight fail at once with
+   * "connection lost" (closing the client rejects them) and the manager is told, to reconnect.
+   */
+  #lose(reason: string): void {
+    if (this.#lost || this.#closing || !this.#ready) return;
+    this.#lost = true;
+    this.#lostReason = reason;
+    this.#options.onLost();
+    void this.close();
+  }
+
+  /** A stream of a remote session broke: a ping says whether the session is still there. */
+  #probe(): void {
+    if (this.#probing || !this.open) return;
+    this.#probing = true;
+    const { transport } = this.#options;
+    this.#client
+      .ping({ timeout: PROBE_TIMEOUT_MS })
+      .then(
+        () => {},
+        (error: unknown) => this.#lose(transport.kind === "stdio" ? errorMessage(error) : describeRemoteFailure(error, transport.url)),
+      )
+      .finally(() => (this.#probing = false));
   }
 
   async #connect(signal: AbortSignal): Promise<void> {
@@ -265,16 +318,20 @@ export class ServerConnection {
       this.#bridge.close();
       this.#options.onLost();
     };
-    // Transport hiccups (a non-JSON line on stdout, a dropped SSE stream being resumed) are not fatal.
-    client.onerror = (error) => this.#options.logger.debug(`mcp ${this.#options.server}: ${errorMessage(error)}`);
+    // Transport hiccups (a non-JSON line on stdout, a dropped SSE stream being resumed) are not fatal by
+    // themselves; a broken remote stream is checked, since a dead server would otherwise leave calls open.
+    client.onerror = (error) => {
+      this.#options.logger.debug(`mcp ${this.#options.server}: ${errorMessage(error)}`);
+      if (this.#client === client && this.#options.transport.kind !== "stdio" && isStreamBreak(error)) this.#probe();
+    };
     return client;
   }
 
   #describe(error: unknown): string {
     const transport = this.#transport;
-    if (transport instanceof StdioTransport && transport.exit) return `${this.exit.description} during the handshake`;
-    if (this.#options.transport.kind !== "stdio") return describeRemoteFailure(error, this.#options.transport.url);
-    return errorMessage(error);
+    // The SDK closes the transport when the handshake fails: a death we caused says nothing about the server.
+    if (transport instanceof StdioTransport && transport.exit && !transport.stoppedByClose) return `${this.exit.description} during the handshake`;
+    return describeHandshakeFailure(error, this.#options.transport.kind === "stdio" ? undefined : this.#options.transport.url);
   }
 
   #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal): ToolResult {
@@ -293,10 +350,8 @@ export class ServerConnection {
     }
     if (signal.aborted) return errorResult(`${tool} was aborted`, { ...origin, aborted: true });
     if (this.#lost) {
-      return errorResult(`MCP server "${server}" stopped during the call (${this.exit.description}); its tools are unavailable until it is started again`, {
-        ...origin,
-        serverLost: true,
-      });
+      const next = this.#options.transport.kind === "stdio" ? "its tools are unavailable until it is started again" : "weft reconnects on the next call";
+      return errorResult(`MCP server "${server}": connection lost during ${tool} (${this.exit.description}); ${next}`, { ...origin, serverLost: true });
     }
     const { transport } = this.#options;
     const message =

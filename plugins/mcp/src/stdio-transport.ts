@@ -40,6 +40,8 @@ export class StdioTransport implements Transport {
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #closeRequested = false;
+  #stoppedByClose = false;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -53,6 +55,11 @@ export class StdioTransport implements Transport {
   /** How the process ended; undefined while it runs. */
   get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
     return this.#exit;
+  }
+
+  /** Whether the process ended because `close` stopped it (a death that says nothing about the server). */
+  get stoppedByClose(): boolean {
+    return this.#stoppedByClose;
   }
 
   get pid(): number | undefined {
@@ -80,6 +87,7 @@ export class StdioTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.#exit = { code, signal };
+        this.#stoppedByClose = this.#closeRequested;
       });
       child.once("close", () => {
         if (child.pid !== undefined) untrackGroup(child.pid);
@@ -122,6 +130,7 @@ export class StdioTransport implements Transport {
 
   /** Ends stdin, SIGTERMs the whole group, and SIGKILLs it if the leader is still there after a grace period. */
   async close(): Promise<void> {
+    this.#closeRequested = true;
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     const pid = child.pid;

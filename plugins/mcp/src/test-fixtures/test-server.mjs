@@ -6,6 +6,8 @@
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
 //   --startup-delay=<ms>  wait before serving (a slow starter)
 //   --crash-on-start      write two stderr lines and exit 2 before the handshake
+//   --bad-version         answer `initialize` with protocol version 1999-01-01
+//   --refuse-initialize   answer `initialize` with a JSON-RPC error
 //   --noisy-stdout        before each call's answer, write lines that are not JSON-RPC to stdout; echo answers in upper case
 // Tools: echo, hang (never answers; `cancellations` counts the hangs the client cancelled), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
 // then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
@@ -24,11 +26,32 @@ const flags = new Map(process.argv.slice(2).map((arg) => {
 if (flags.has("crash-on-start")) {
   process.stderr.write("starting up\nfatal: no config\n");
   process.exit(2);
+} else if (flags.has("bad-version") || flags.has("refuse-initialize")) {
+  answerInitialize();
 } else if (flags.has("hang-handshake")) {
   process.stdin.resume();
   setInterval(() => {}, 60_000);
 } else {
   await serve();
+}
+
+/** Answers the first request (`initialize`) by hand, the way a broken or too new server would, then waits. */
+function answerInitialize() {
+  process.stderr.write("handshake answered by hand\n");
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    buffered += chunk;
+    const end = buffered.indexOf("\n");
+    if (end === -1) return;
+    const request = JSON.parse(buffered.slice(0, end));
+    buffered = "";
+    const reply = flags.has("bad-version")
+      ? { result: { protocolVersion: "1999-01-01", capabilities: {}, serverInfo: { name: "old", version: "0" } } }
+      : { error: { code: -32602, message: "unsupported client capabilities" } };
+    process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply })}\n`);
+  });
+  setInterval(() => {}, 60_000);
 }
 
 async function serve() {
