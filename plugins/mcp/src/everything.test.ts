@@ -237,6 +237,19 @@ describe("server-everything over HTTP", () => {
     expect(answered.output).toContain("- Name: Grace");
   });
 
+  it("gives a question to the call that asked it, with another call of the server in flight, and the server sees the decline", async () => {
+    let progressed!: () => void;
+    const started = new Promise<void>((resolve) => (progressed = resolve));
+    const long = kernel.execute({ name: "remote__trigger-long-running-operation", arguments: { duration: 1.5, steps: 3 } }, { onProgress: () => progressed() });
+    await started;
+    const call = { name: "remote__trigger-elicitation-request", arguments: {} };
+    const asked = await kernel.execute(call);
+    expect(asked.pending).toMatchObject({ kind: "elicitation", data: { server: "remote", mode: "form" } });
+    const declined = await kernel.execute(call, { pending: asked.pending, answer: { action: "decline" } });
+    expect(declined.output).toContain("❌ User declined to provide the requested information.");
+    expect(await long).toMatchObject({ output: "Long running operation completed. Duration: 1.5 seconds, Steps: 3." });
+  });
+
   it("falls back to legacy SSE when the server does not speak Streamable HTTP", async () => {
     const server = await mcpHost(kernel).addServer("legacy", { url: `http://127.0.0.1:${legacy.port}/sse` });
     expect(server.status()).toMatchObject({ state: "connected" });

@@ -1,6 +1,6 @@
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { errorMessage } from "@weft/sdk";
 import type { RemoteEndpoint } from "./config.js";
 
@@ -8,12 +8,12 @@ import type { RemoteEndpoint } from "./config.js";
  * The transports to try for a remote server, in order: Streamable HTTP then legacy SSE for `http`, SSE
  * alone for `sse`. Both resume a broken event stream (Last-Event-ID, honouring the server's `retry`).
  */
-export function remoteTransports(endpoint: RemoteEndpoint): (() => Transport)[] {
+export function remoteTransports(endpoint: RemoteEndpoint, fetch?: FetchLike): (() => Transport)[] {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: endpoint.headers };
-  const sse = () => new SSEClientTransport(url, { requestInit });
+  const sse = () => new SSEClientTransport(url, { requestInit, fetch });
   if (endpoint.kind === "sse") return [sse];
-  return [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+  return [() => new StreamableHTTPClientTransport(url, { requestInit, fetch }), sse];
 }
 
 /**

@@ -19,6 +19,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { describeHandshakeFailure } from "./handshake-failure.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
+import { StreamAttribution } from "./stream-attribution.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -65,6 +66,7 @@ export class ConnectError extends Error {
 export class ServerConnection {
   readonly #options: ConnectionOptions;
   readonly #bridge: ElicitationBridge;
+  readonly #attribution = new StreamAttribution();
   #client!: Client;
   #transport!: Transport;
   #closing = false;
@@ -160,7 +162,7 @@ export class ServerConnection {
           this.#bridge.untrack(started);
         },
       );
-      this.#bridge.track(started);
+      this.#bridge.track(started, progressToken);
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
@@ -268,7 +270,7 @@ export class ServerConnection {
                 onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
               }),
           ]
-        : remoteTransports(transport);
+        : remoteTransports(transport, this.#attribution.fetch);
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
@@ -308,7 +310,7 @@ export class ServerConnection {
     const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
     const client = new Client(CLIENT_INFO, { capabilities });
     if (this.#options.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal, this.#attribution.callOf(extra.requestId)));
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
     client.onclose = () => {
