@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import type { PendingAnswer, PendingRequest } from "@weft/sdk";
 import type { InFlightCall } from "./in-flight-call.js";
 
@@ -18,6 +18,8 @@ export interface ElicitationTicket {
   server: string;
   token: string;
   mode: "form" | "url";
+  /** A URL the server required before it would run the call (-32042): accepting runs the call again. */
+  retry?: true;
 }
 
 /**
@@ -115,4 +117,16 @@ export function elicitResult(answer: PendingAnswer, mode: unknown): ElicitResult
   if (mode === "url") return { action: "accept" };
   const content = typeof answer.content === "object" && answer.content !== null && !Array.isArray(answer.content) ? answer.content : {};
   return { action: "accept", content: content as ElicitResult["content"] };
+}
+
+/**
+ * The pending request for a -32042 "URL elicitation required" error: the server will run the call once
+ * the user has been to the page, so the answer re-runs it. Several URLs are asked one at a time: the
+ * server names the next when the call is refused again.
+ */
+export function urlRequiredRequest(server: string, error: UrlElicitationRequiredError): PendingRequest | undefined {
+  const first = error.elicitations[0];
+  if (!first) return undefined;
+  const data: ElicitationTicket = { server, token: first.elicitationId, mode: "url", retry: true };
+  return { kind: "elicitation", message: first.message, url: first.url, data };
 }

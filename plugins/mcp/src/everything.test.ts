@@ -125,6 +125,27 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
     expect(declined.output).toContain("❌ User declined to provide the requested information.");
   });
 
+  it("turns a -32042 URL-elicitation-required error into a URL request, and runs the call again once it is accepted", async () => {
+    const call = { name: "everything__trigger-url-elicitation", arguments: { url: "https://example.com/pay", message: "Pay here", errorPath: true } };
+    const first = await kernel.execute(call);
+    expect(first).toMatchObject({
+      output: 'MCP server "everything" asks: Open this link to satisfy the prerequisite, then retry the request.',
+      pending: { kind: "elicitation", url: "https://modelcontextprotocol.io", data: { server: "everything", mode: "url", retry: true } },
+    });
+    // Accepted: the call runs again, and the server goes on to its own question.
+    const second = await kernel.execute(call, { pending: first.pending, answer: { action: "accept" } });
+    expect(second.pending).toMatchObject({ kind: "elicitation", url: "https://example.com/pay", message: "Pay here" });
+    const done = await kernel.execute(call, { pending: second.pending, answer: { action: "accept" } });
+    expect(done.output).toContain("✅ User completed the URL elicitation flow.");
+
+    const refused = await kernel.execute(call);
+    expect(await kernel.execute(call, { pending: refused.pending, answer: { action: "decline" } })).toEqual({
+      output: "trigger-url-elicitation needs the user to complete a step at https://modelcontextprotocol.io first, and they did not (decline)",
+      isError: true,
+      metadata: { server: "everything", tool: "trigger-url-elicitation" },
+    });
+  });
+
   it("bridges a URL elicitation", async () => {
     const call = { name: "everything__trigger-url-elicitation", arguments: { url: "https://example.com/authorize", message: "Open the page", elicitationId: "e-1" } };
     const first = await kernel.execute(call);

@@ -4,7 +4,10 @@ import type {
   FeedbackEvent,
   Logger,
   McpHost,
+  McpCompletion,
+  McpCompletionRequest,
   McpInstructions,
+  McpResourceTemplate,
   McpPrompt,
   McpPromptResult,
   McpResource,
@@ -20,6 +23,8 @@ import type {
   ToolResult,
 } from "@weft/sdk";
 import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
+import { outputChecker } from "./output-schema.js";
+import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
 import { ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
 
@@ -181,6 +186,25 @@ export class Manager implements McpHost {
     return lists.flat();
   }
 
+  async resourceTemplates(server?: string): Promise<McpResourceTemplate[]> {
+    const lists = await Promise.all(
+      this.#connected(server).map(async ([name, connection]) => (await connection.resourceTemplates()).map((template) => ({ server: name, ...template }))),
+    );
+    return lists.flat();
+  }
+
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.#connection(server).subscribe(uri, true);
+  }
+
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.#connection(server).subscribe(uri, false);
+  }
+
+  async complete(server: string, request: McpCompletionRequest): Promise<McpCompletion> {
+    return this.#connection(server).complete(request);
+  }
+
   async readResource(server: string, uri: string): Promise<McpResourceContents[]> {
     return this.#connection(server).readResource(uri);
   }
@@ -287,6 +311,9 @@ export class Manager implements McpHost {
         transport: resolveTransport(spec, this.#options.env),
         env: this.#options.env ?? process.env,
         toolTimeoutMs: spec.toolTimeoutMs,
+        maxResultBytes: spec.maxResultBytes,
+        logLevel: spec.logLevel,
+        onNotice: (notice) => this.#notice(entry, notice),
         requestTimeoutMs: spec.timeoutMs,
         elicitation: this.#options.elicitation ?? false,
         elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
@@ -305,18 +332,18 @@ export class Manager implements McpHost {
    * is reconnecting joins (or starts) the attempt; a call the server's lost session refused is sent again,
    * once, over the new session.
    */
-  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-    if (ctx.answer) return connection.call(tool, args, ctx);
+  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
+    if (ctx.answer) return connection.call(tool, args, ctx, checkOutput);
     let current = entry.connection ?? connection;
     if (entry.state === "reconnecting") {
       const ready = await this.#reconnectNow(entry);
       if (!ready) return this.#unreachable(entry, tool);
       current = ready;
     }
-    const result = await current.call(tool, args, ctx);
+    const result = await current.call(tool, args, ctx, checkOutput);
     if (result.metadata?.sessionGone !== true || ctx.signal.aborted) return result;
     const ready = await this.#reconnectNow(entry);
-    return ready ? ready.call(tool, args, ctx) : this.#unreachable(entry, tool);
+    return ready ? ready.call(tool, args, ctx, checkOutput) : this.#unreachable(entry, tool);
   }
 
   #unreachable(entry: Entry, tool: string): ToolResult {
@@ -428,14 +455,16 @@ export class Manager implements McpHost {
     const { spec } = entry;
     const annotations = { title: tool.title ?? tool.annotations?.title, ...tool.annotations };
     const hints = Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined));
+    const checkOutput = outputChecker(tool.outputSchema);
     return {
       name,
       description: tool.description ?? tool.title ?? "",
       inputSchema: { ...tool.inputSchema, type: "object" },
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
       timeoutMs: SELF_TIMED_MS,
-      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx),
+      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx, checkOutput),
     };
   }
 
@@ -488,8 +517,29 @@ export class Manager implements McpHost {
     void connection.close();
   }
 
+  /** A server's log message goes to the logger at its level and to feedback; list changes and updates to feedback. */
+  #notice(entry: Entry, notice: ServerNotice): void {
+    const server = entry.spec.name;
+    if (notice.kind === "log") {
+      const text = `mcp ${server}${notice.logger ? ` (${notice.logger})` : ""}: ${logText(notice.data)}`;
+      const level = notice.level === "debug" ? "debug" : notice.level === "info" || notice.level === "notice" ? "info" : notice.level === "warning" ? "warn" : "error";
+      this.#logger[level](text);
+      this.#emit({ type: "mcp.log", server, level: notice.level, ...(notice.logger === undefined ? {} : { logger: notice.logger }), data: notice.data });
+    } else if (notice.kind === "resource-updated") {
+      this.#emit({ type: "mcp.resource-updated", server, uri: notice.uri });
+    } else {
+      this.#emit({ type: `mcp.${notice.kind}`, server });
+    }
+  }
+
   /** Applies the entry's `tools` allow/drop list; names that match nothing are reported once. */
-  #filter(spec: McpServerSpec, tools: McpTool[], warn: boolean): McpTool[] {
+  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean): McpTool[] {
+    // A tool that only runs as an MCP task would fail every plain call: it is not offered.
+    const tools = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+    if (warn && tools.length < listed.length) {
+      const names = listed.filter((tool) => !tools.includes(tool)).map((tool) => `"${tool.name}"`);
+      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, which weft does not support yet; not offered`);
+    }
     const filter = spec.tools;
     if (!filter) return tools;
     if (warn) {

@@ -1,18 +1,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CallToolResultSchema,
   ElicitRequestSchema,
   McpError,
+  UrlElicitationRequiredError,
   ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type ServerCapabilities,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { WeftError, errorMessage, errorResult } from "@weft/sdk";
-import type { Logger, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
+import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
-import type { ServerTransport } from "./config.js";
-import { ElicitationBridge, elicitResult, pendingRequest, type ElicitationTicket } from "./elicitation-bridge.js";
+import type { McpLogLevel, ServerTransport } from "./config.js";
+import { routeNotices, type ServerNotice } from "./server-notices.js";
+import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -39,14 +42,20 @@ export interface ConnectionOptions {
   /** The host's environment, filtered for a stdio child. */
   env: Record<string, string | undefined>;
   toolTimeoutMs: number;
+  /** The most text one result gives the model. */
+  maxResultBytes: number;
   /** The ceiling of every request that is not a tool call (listing, resources, prompts): the server's `timeout`. */
   requestTimeoutMs: number;
   /** Advertise elicitation (the host can answer `pending` requests). */
   elicitation: boolean;
   elicitationTimeoutMs: number;
   logger: Logger;
+  /** The least severe log message to ask the server for (when it can log). */
+  logLevel: McpLogLevel;
   /** The server said its tool list changed. */
   onToolsChanged(): void;
+  /** A log message, a prompt or resource list change, a resource update. */
+  onNotice(notice: ServerNotice): void;
   /** The connection ended without `close()` being called: the process died or the stream closed. */
   onLost(): void;
 }
@@ -137,11 +146,15 @@ export class ServerConnection {
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
     const { server } = this.#options;
     let call: InFlightCall;
-    if (ctx.answer) {
-      const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
+    const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
+    if (ctx.answer && ticket?.retry) {
+      // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
+      if (ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
+    }
+    if (ctx.answer && !ticket?.retry) {
       const entry = this.#bridge.take(ticket?.token);
       if (!entry) {
         return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
@@ -154,7 +167,10 @@ export class ServerConnection {
       const started = new InFlightCall(
         ({ signal, onprogress }) => {
           this.#progress.set(progressToken, onprogress);
-          return this.#client.callTool({ name: tool, arguments: args, _meta: { progressToken } }, undefined, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
+          // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
+          // mismatch is a warning the model's result carries, where `callTool` would fail the call.
+          const params = { name: tool, arguments: args, _meta: { progressToken } };
+          return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
         () => {
@@ -172,7 +188,7 @@ export class ServerConnection {
       this.#lose(reason);
       return errorResult(`MCP server "${server}" cannot run ${tool}: ${reason}`, { server, tool, sessionGone: true });
     }
-    return this.#toResult(tool, outcome, ctx.signal);
+    return this.#toResult(tool, outcome, ctx.signal, checkOutput);
   }
 
   async resources(): Promise<Omit<McpResource, "server">[]> {
@@ -218,6 +234,42 @@ export class ServerConnection {
     } finally {
       await this.#transport.close().catch(() => {});
     }
+  }
+
+  /** Asks for the configured log level; a server that refuses it keeps logging as it likes. */
+  async #setLogLevel(signal: AbortSignal): Promise<void> {
+    try {
+      await this.#client.setLoggingLevel(this.#options.logLevel, { signal, timeout: this.#options.requestTimeoutMs });
+    } catch (error) {
+      this.#options.logger.debug(`mcp ${this.#options.server}: logging/setLevel ${this.#options.logLevel} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  async resourceTemplates(): Promise<Omit<McpResourceTemplate, "server">[]> {
+    if (!this.capabilities.resources) return [];
+    const options = { timeout: this.#options.requestTimeoutMs };
+    const templates = await this.#request(() => allPages((cursor) => this.#client.listResourceTemplates(cursor, options), (page) => page.resourceTemplates));
+    return templates.map(({ uriTemplate, name, title, description, mimeType }) => defined({ uriTemplate, name, title, description, mimeType }));
+  }
+
+  async subscribe(uri: string, subscribed: boolean): Promise<void> {
+    const { server } = this.#options;
+    if (!this.capabilities.resources?.subscribe) throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}" does not offer resource subscriptions`);
+    const options = { timeout: this.#options.requestTimeoutMs };
+    await this.#request(() => (subscribed ? this.#client.subscribeResource({ uri }, options) : this.#client.unsubscribeResource({ uri }, options)));
+  }
+
+  async complete(request: McpCompletionRequest): Promise<McpCompletion> {
+    const { server } = this.#options;
+    if (!this.capabilities.completions) throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}" does not offer completions`);
+    const ref = "prompt" in request ? { type: "ref/prompt" as const, name: request.prompt } : { type: "ref/resource" as const, uri: request.uriTemplate };
+    const result = await this.#request(() =>
+      this.#client.complete(
+        { ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+        { timeout: this.#options.requestTimeoutMs },
+      ),
+    );
+    return defined({ values: result.completion.values, total: result.completion.total, hasMore: result.completion.hasMore });
   }
 
   /** Streamable HTTP: tells the server the session is over (`DELETE`), so it frees it now, not at its expiry. */
@@ -278,6 +330,7 @@ export class ServerConnection {
         await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
         this.#routeProgress(this.#transport);
         this.#ready = true;
+        if (this.capabilities.logging) await this.#setLogLevel(signal);
         return;
       } catch (error) {
         await this.#transport.close().catch(() => {});
@@ -313,6 +366,7 @@ export class ServerConnection {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal, this.#attribution.callOf(extra.requestId)));
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
+    routeNotices(client, (notice) => this.#options.onNotice(notice));
     client.onclose = () => {
       // A handshake that fails (or a transport given up for the SSE fallback) is reported by `open`.
       if (!this.#ready || this.#closing || this.#lost || this.#client !== client) return;
@@ -336,13 +390,17 @@ export class ServerConnection {
     return describeHandshakeFailure(error, this.#options.transport.kind === "stdio" ? undefined : this.#options.transport.url);
   }
 
-  #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal): ToolResult {
+  #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal, checkOutput?: (value: unknown) => string[]): ToolResult {
     const { server } = this.#options;
     const origin = { server, tool };
-    if (outcome.kind === "result") return toToolResult(outcome.result, origin);
+    if (outcome.kind === "result") return toToolResult(outcome.result, origin, { maxResultBytes: this.#options.maxResultBytes, checkOutput });
     if (outcome.kind === "elicitation") {
       const pending = pendingRequest(server, outcome.elicitation);
       return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: origin };
+    }
+    if (outcome.kind === "failed" && outcome.error instanceof UrlElicitationRequiredError) {
+      const pending = urlRequiredRequest(server, outcome.error);
+      if (pending) return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: origin };
     }
     if (outcome.timedOut) {
       return errorResult(
