@@ -40,8 +40,15 @@ export interface FeedbackEventMap {
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
   "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "aborted" };
-  "mcp.status": { server: string; state: "starting" | "connected" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
+  "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
+  /** A server's `notifications/message`. */
+  "mcp.log": { server: string; level: string; logger?: string; data: unknown };
+  /** The server's prompt or resource list changed: `prompts()` / `resources()` give the new one. */
+  "mcp.prompts-changed": { server: string };
+  "mcp.resources-changed": { server: string };
+  /** A subscribed resource changed: read it again. */
+  "mcp.resource-updated": { server: string; uri: string };
 }
 
 export type FeedbackEventType = keyof FeedbackEventMap;

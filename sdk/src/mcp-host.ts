@@ -27,9 +27,18 @@ export interface McpServerConfig {
   tools?: string[];
   /** Extra environment variables to pass to a stdio server. */
   inheritEnv?: string[];
+  /** The most a tool result may give the model, in bytes of text (default 1 MiB); the rest is cut with a note. */
+  maxResultBytes?: number;
+  /** The least severe log message the server should send (`logging/setLevel`; default `warning`). */
+  logLevel?: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 }
 
-export type McpServerState = "connected" | "starting" | "stopped" | "failed" | "disabled";
+/**
+ * `reconnecting`: a remote server's session was lost (it restarted or went down); its tools stay listed,
+ * the next call (or a timer, with capped backoff) opens a new session, and it turns `failed` when the
+ * attempts run out.
+ */
+export type McpServerState = "connected" | "starting" | "reconnecting" | "stopped" | "failed" | "disabled";
 
 export interface McpServerStatus {
   name: string;
@@ -50,6 +59,30 @@ export interface McpResource {
   title?: string;
   description?: string;
   mimeType?: string;
+}
+
+/** A resource template a server lists (`resources/templates/list`); read one with its URI filled in. */
+export interface McpResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** What to complete: an argument of a prompt, or a variable of a resource template. */
+export type McpCompletionRequest = ({ prompt: string } | { uriTemplate: string }) & {
+  argument: { name: string; value: string };
+  /** Arguments already filled in, for servers whose suggestions depend on them. */
+  context?: Record<string, string>;
+};
+
+/** A server's suggestions (`completion/complete`). */
+export interface McpCompletion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
 }
 
 /** One item of a read resource: text, or base64 `blob` for binary data. */
@@ -108,6 +141,16 @@ export interface McpHost {
   /** Resources of every connected server (or of one), in server order. */
   resources(server?: string): Promise<McpResource[]>;
   readResource(server: string, uri: string): Promise<McpResourceContents[]>;
+  /** Resource templates of every connected server (or of one), in server order. */
+  resourceTemplates(server?: string): Promise<McpResourceTemplate[]>;
+  /**
+   * Asks the server to say when a resource changes: each change is an `mcp.resource-updated` feedback
+   * event. Rejects with MCP_REQUEST_FAILED when the server offers no subscriptions.
+   */
+  subscribe(server: string, uri: string): Promise<void>;
+  unsubscribe(server: string, uri: string): Promise<void>;
+  /** Suggestions for a prompt argument or a resource template variable. */
+  complete(server: string, request: McpCompletionRequest): Promise<McpCompletion>;
   /** Prompts of every connected server (or of one), in server order. */
   prompts(server?: string): Promise<McpPrompt[]>;
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;

@@ -107,6 +107,8 @@ export interface Tool<Args = Record<string, unknown>> {
   description: string;
   /** JSON Schema with `type: "object"`; arguments are validated against it before `execute`. */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the structured value the tool returns (MCP's `outputSchema`), when it declares one. */
+  outputSchema?: Record<string, unknown>;
   /** Filled in by the registry when absent: the plugin or scope that added the tool. */
   source?: ToolSource;
   annotations?: ToolAnnotations;

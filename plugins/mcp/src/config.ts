@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { WeftError, errorMessage } from "@weft/sdk";
 import { expandVariables } from "./expand-variables.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "./result-limit.js";
 
 /** Connect-and-list limit when a server sets no `timeout`. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -44,6 +45,10 @@ export interface McpServerSpec {
   enabled: boolean;
   timeoutMs: number;
   toolTimeoutMs: number;
+  /** The most text one tool result gives the model, in UTF-8 bytes. */
+  maxResultBytes: number;
+  /** The least severe log message the server should send (`logging/setLevel`). */
+  logLevel: McpLogLevel;
   tools?: ToolFilter;
   transport: ServerTransport;
 }
@@ -58,6 +63,9 @@ export interface ParseOptions {
 }
 
 const MAX_DELAY_MS = 2_147_483_647;
+/** MCP's log levels (RFC 5424), least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type McpLogLevel = (typeof LOG_LEVELS)[number];
 const TOP_LEVEL_KEYS = ["mcpServers", "servers", "mcp"] as const;
 /** Keys an mcp.json may carry for the toolkit (or an editor) beside its servers. */
 const NOT_SERVERS = ["builtins", "agents", "$schema"];
@@ -165,6 +173,8 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
     enabled: enabled !== false && disabled !== true,
     timeoutMs: read.positiveNumber("timeout") ?? DEFAULT_CONNECT_TIMEOUT_MS,
     toolTimeoutMs: read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxResultBytes: read.byteCount("maxResultBytes") ?? DEFAULT_MAX_RESULT_BYTES,
+    logLevel: read.oneOf("logLevel", LOG_LEVELS) ?? "warning",
     ...(tools ? { tools: toolFilter(tools) } : {}),
     transport,
   };
@@ -225,6 +235,18 @@ class FieldReader {
     if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return this.fail(`"${field}"`, `must be a positive number of milliseconds`);
     // Timers cannot wait longer; a bigger value would fire at once.
     return Math.min(value, MAX_DELAY_MS);
+  }
+
+  oneOf<T extends string>(field: string, choices: readonly T[]): T | undefined {
+    const value = this.string(field);
+    if (value === undefined) return undefined;
+    return (choices as readonly string[]).includes(value) ? (value as T) : this.fail(`"${field}"`, `must be one of ${choices.join(", ")} (got "${value}")`);
+  }
+
+  byteCount(field: string): number | undefined {
+    const value = this.entry[field];
+    if (value === undefined) return undefined;
+    return Number.isSafeInteger(value) && (value as number) >= 1024 ? (value as number) : this.fail(`"${field}"`, `must be a whole number of bytes, at least 1024`);
   }
 
   strings(field: string): string[] | undefined {

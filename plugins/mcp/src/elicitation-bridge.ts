@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import type { PendingAnswer, PendingRequest } from "@weft/sdk";
 import type { InFlightCall } from "./in-flight-call.js";
 
@@ -18,6 +18,8 @@ export interface ElicitationTicket {
   server: string;
   token: string;
   mode: "form" | "url";
+  /** A URL the server required before it would run the call (-32042): accepting runs the call again. */
+  retry?: true;
 }
 
 /**
@@ -26,11 +28,13 @@ export interface ElicitationTicket {
  * here under a token, the tool's execute returns `pending` with the token, and the re-run with the host's
  * answer (`take(token)`) sends the answer and goes on waiting for the same call.
  *
- * MCP does not say which call a question belongs to, so it goes to the oldest call of this server that is
- * not already waiting for an answer. A question asked outside any call is cancelled.
+ * A question goes to the call whose stream carried it (Streamable HTTP, see StreamAttribution). MCP puts no
+ * link in the message, so without a stream (stdio) it goes to the oldest call of this server that is not
+ * already waiting for an answer. A question asked outside any call is cancelled.
  */
 export class ElicitationBridge {
-  readonly #calls: InFlightCall[] = [];
+  /** The calls in flight, oldest first, with the progress token each was sent with. */
+  readonly #calls: { call: InFlightCall; token: string }[] = [];
   readonly #held = new Map<string, { call: InFlightCall; held: HeldElicitation }>();
 
   constructor(
@@ -38,18 +42,22 @@ export class ElicitationBridge {
     private readonly answerTimeoutMs: number,
   ) {}
 
-  track(call: InFlightCall): void {
-    this.#calls.push(call);
+  track(call: InFlightCall, progressToken: string): void {
+    this.#calls.push({ call, token: progressToken });
   }
 
   untrack(call: InFlightCall): void {
-    const index = this.#calls.indexOf(call);
+    const index = this.#calls.findIndex((tracked) => tracked.call === call);
     if (index >= 0) this.#calls.splice(index, 1);
   }
 
-  /** The client's `elicitation/create` handler. `signal` fires when the server withdraws the question. */
-  handle(params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
-    const call = this.#calls.find((candidate) => !candidate.done && !candidate.waitingForAnswer) ?? this.#calls.find((candidate) => !candidate.done);
+  /**
+   * The client's `elicitation/create` handler. `signal` fires when the server withdraws the question;
+   * `askedBy` is the progress token of the call it is known to belong to.
+   */
+  handle(params: ElicitParams, signal: AbortSignal, askedBy?: string): Promise<ElicitResult> {
+    const running = this.#calls.filter((tracked) => !tracked.call.done);
+    const call = (running.find((tracked) => tracked.token === askedBy) ?? running.find((tracked) => !tracked.call.waitingForAnswer) ?? running[0])?.call;
     if (!call) return Promise.resolve({ action: "cancel" });
     return new Promise<ElicitResult>((resolve) => {
       const token = randomUUID();
@@ -109,4 +117,16 @@ export function elicitResult(answer: PendingAnswer, mode: unknown): ElicitResult
   if (mode === "url") return { action: "accept" };
   const content = typeof answer.content === "object" && answer.content !== null && !Array.isArray(answer.content) ? answer.content : {};
   return { action: "accept", content: content as ElicitResult["content"] };
+}
+
+/**
+ * The pending request for a -32042 "URL elicitation required" error: the server will run the call once
+ * the user has been to the page, so the answer re-runs it. Several URLs are asked one at a time: the
+ * server names the next when the call is refused again.
+ */
+export function urlRequiredRequest(server: string, error: UrlElicitationRequiredError): PendingRequest | undefined {
+  const first = error.elicitations[0];
+  if (!first) return undefined;
+  const data: ElicitationTicket = { server, token: first.elicitationId, mode: "url", retry: true };
+  return { kind: "elicitation", message: first.message, url: first.url, data };
 }

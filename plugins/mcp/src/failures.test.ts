@@ -27,6 +27,8 @@ describe("misbehaving servers", () => {
         quiet: { ...stdio("test"), toolTimeout: 1000 },
         patient: { ...stdio("test"), toolTimeout: 2000 },
         noisy: stdio("test", "--noisy-stdout"),
+        old: stdio("test", "--bad-version"),
+        refusing: stdio("test", "--refuse-initialize"),
       },
     };
     kernel = await createTestKernel([[mcp, { config }]], { logger });
@@ -38,7 +40,7 @@ describe("misbehaving servers", () => {
 
   it("reports each failure in the status, with a warning, and starts the rest", () => {
     const status = Object.fromEntries(mcpHost(kernel).status().map((server) => [server.name, server]));
-    expect(status.ok).toEqual({ name: "ok", state: "connected", tools: 8 });
+    expect(status.ok).toEqual({ name: "ok", state: "connected", tools: 11 });
     expect(status.hung).toEqual({ name: "hung", state: "failed", tools: 0, error: 'did not connect and list its tools within 1500 ms (its "timeout")' });
     expect(status.missing).toEqual({
       name: "missing",
@@ -53,6 +55,24 @@ describe("misbehaving servers", () => {
       error: `cannot reach http://127.0.0.1:${closedPort}/mcp: connection refused (is the server running?)`,
     });
     expect(logger.warnings()).toContain(`MCP server "hung" failed to start: did not connect and list its tools within 1500 ms (its "timeout")`);
+  });
+
+  it("says what went wrong in a handshake the server answered, not how weft stopped it", () => {
+    const status = Object.fromEntries(mcpHost(kernel).status().map((server) => [server.name, server]));
+    expect(status.old).toEqual({
+      name: "old",
+      state: "failed",
+      tools: 0,
+      error: 'the server answered the handshake with protocol version "1999-01-01", which weft does not speak (weft offered 2025-11-25 and also accepts 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)',
+      stderr: ["handshake answered by hand"],
+    });
+    expect(status.refusing).toEqual({
+      name: "refusing",
+      state: "failed",
+      tools: 0,
+      error: "the server refused the handshake: MCP error -32602: unsupported client capabilities (weft offered protocol version 2025-11-25)",
+      stderr: ["handshake answered by hand"],
+    });
   });
 
   it("keeps the healthy servers working", async () => {
@@ -138,11 +158,11 @@ describe("a server that dies mid-call", () => {
   });
 
   it("fails its pending calls at once, removes its tools, reports the exit code and last stderr lines, and is replaced on start", async () => {
-    const died = 'MCP server "crashy" stopped during the call (exited with code 3); its tools are unavailable until it is started again';
+    const died = 'MCP server "crashy": connection lost during crash (exited with code 3); its tools are unavailable until it is started again';
     const hanging = kernel.execute({ name: "crashy__hang", arguments: {} });
     const crashed = await kernel.execute({ name: "crashy__crash", arguments: {} });
     expect(crashed).toMatchObject({ output: died, isError: true });
-    expect(await hanging).toMatchObject({ output: died, isError: true });
+    expect(await hanging).toMatchObject({ output: died.replace("during crash", "during hang"), isError: true });
 
     const host = mcpHost(kernel);
     expect(host.status()).toEqual([
@@ -153,7 +173,7 @@ describe("a server that dies mid-call", () => {
     expect(events.at(-2)).toEqual({ type: "mcp.status", server: "crashy", state: "failed", tools: 0, error: "exited with code 3" });
     expect(events.at(-1)).toMatchObject({ type: "mcp.tools-changed", server: "crashy", added: [], removed: expect.arrayContaining(["crashy__echo"]) });
 
-    expect(await host.start("crashy")).toEqual({ name: "crashy", state: "connected", tools: 8 });
+    expect(await host.start("crashy")).toEqual({ name: "crashy", state: "connected", tools: 11 });
     expect((await kernel.execute({ name: "crashy__echo", arguments: { text: "back" } })).output).toBe("back");
   });
 });
@@ -178,7 +198,7 @@ describe("notifications/tools/list_changed", () => {
     await vi.waitFor(() => expect(kernel.tools.get("lc__extra")).toBeDefined(), WAIT);
     expect(recorder.events).toContainEqual({ type: "mcp.tools-changed", server: "lc", added: ["lc__extra"], removed: [] });
     expect((await kernel.execute({ name: "lc__extra", arguments: {} })).output).toBe("called extra");
-    expect(mcpHost(kernel).status()[0]).toEqual({ name: "lc", state: "connected", tools: 9 });
+    expect(mcpHost(kernel).status()[0]).toEqual({ name: "lc", state: "connected", tools: 12 });
   });
 
   it("keeps the old tools when the re-list fails", async () => {

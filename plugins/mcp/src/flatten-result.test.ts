@@ -37,6 +37,13 @@ describe("toToolResult", () => {
     });
   });
 
+  it("adds structured content as JSON after blocks that do not carry it, and not again when they do", () => {
+    const weather = { temperature: 21, conditions: "sunny" };
+    expect(toToolResult({ content: [{ type: "text", text: "Nice out" }], structuredContent: weather }, origin).output).toBe('Nice out\n{"temperature":21,"conditions":"sunny"}');
+    expect(toToolResult({ content: [{ type: "text", text: JSON.stringify(weather, null, 2) }], structuredContent: weather }, origin).output).toBe(JSON.stringify(weather, null, 2));
+    expect(toToolResult({ content: [{ type: "text", text: "file body\n" }], structuredContent: { content: "file body\n" } }, origin).output).toBe("file body\n");
+  });
+
   it("makes an MCP error result an error result with the server's text", () => {
     expect(toToolResult({ content: [{ type: "text", text: "no such city" }], isError: true }, origin)).toMatchObject({ output: "no such city", isError: true });
     expect(toToolResult({ content: [], isError: true }, origin)).toMatchObject({ output: "t failed without saying why", isError: true });

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from "node:util";
 import type { ToolResult } from "@weft/sdk";
+import { DEFAULT_MAX_RESULT_BYTES, limitResult } from "./result-limit.js";
 
 /** A content block as MCP servers send them (tool results, prompt messages). */
 export interface ContentBlock {
@@ -44,19 +46,59 @@ export function flattenBlocks(blocks: readonly ContentBlock[]): string {
   return blocks.map(flattenBlock).join("\n");
 }
 
+/** How a server's results are shaped for the model. */
+export interface ResultShape {
+  /** The most text the model gets, in UTF-8 bytes. */
+  maxResultBytes?: number;
+  /** The tool's outputSchema check (see `outputChecker`): the problems with a structured value. */
+  checkOutput?(value: unknown): string[];
+}
+
 /**
- * A `tools/call` result as a weft ToolResult: the blocks flattened to text (`structuredContent` as JSON
- * when there are none), an MCP error result as an error result with the server's text, and the original
- * blocks on `metadata` for applications that render them.
+ * A `tools/call` result as a weft ToolResult: the blocks flattened to text, `structuredContent` added as
+ * JSON unless a text block already carries it (and checked against the outputSchema: a mismatch is a
+ * warning in metadata), the whole cut to `maxResultBytes`, an MCP error result as an error result with
+ * the server's text, and the original blocks on `metadata` for applications that render them.
  */
-export function toToolResult(result: CallResult, origin: { server: string; tool: string }): ToolResult {
+export function toToolResult(result: CallResult, origin: { server: string; tool: string }, shape: ResultShape = {}): ToolResult {
   const blocks = result.content ?? [];
   let output = flattenBlocks(blocks);
-  if (blocks.length === 0 && result.structuredContent !== undefined) output = JSON.stringify(result.structuredContent);
   const metadata: Record<string, unknown> = { server: origin.server, tool: origin.tool, content: blocks };
-  if (result.structuredContent !== undefined) metadata.structuredContent = result.structuredContent;
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    metadata.structuredContent = structured;
+    if (!carries(blocks, structured, output)) output = output ? `${output}\n${JSON.stringify(structured)}` : JSON.stringify(structured);
+    const problems = result.isError ? [] : (shape.checkOutput?.(structured) ?? []);
+    if (problems.length > 0) metadata.outputSchemaWarning = `structuredContent does not match ${origin.tool}'s outputSchema: ${problems.join("; ")}`;
+  }
+  const limited = limitResult(output, shape.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
+  if (limited) {
+    output = limited.text;
+    metadata.truncatedFromBytes = limited.bytes;
+  }
   if (result.isError) return { output: output || `${origin.tool} failed without saying why`, isError: true, metadata };
   return { output, metadata };
+}
+
+/**
+ * Whether the blocks already carry the structured value: a text block is it as JSON (servers are asked to
+ * send both), or it is an object of strings that the text holds each of (server-filesystem's `{ content }`).
+ */
+function carries(blocks: readonly ContentBlock[], structured: unknown, text: string): boolean {
+  if (typeof structured === "object" && structured !== null && !Array.isArray(structured)) {
+    const values = Object.values(structured);
+    if (values.length > 0 && values.every((value) => typeof value === "string" && text.includes(value))) return true;
+  }
+  return blocks.some((block) => {
+    if (block.type !== "text" || typeof block.text !== "string") return false;
+    const json = block.text.trim();
+    if (!json.startsWith("{") && !json.startsWith("[")) return false;
+    try {
+      return isDeepStrictEqual(JSON.parse(json), structured);
+    } catch {
+      return false;
+    }
+  });
 }
 
 function base64Bytes(data: string | undefined): number {

@@ -1,10 +1,13 @@
-import { WeftError, errorMessage, sanitizeToolName, stderrLogger } from "@weft/sdk";
+import { WeftError, errorMessage, errorResult, sanitizeToolName, stderrLogger } from "@weft/sdk";
 import type {
   Disposer,
   FeedbackEvent,
   Logger,
   McpHost,
+  McpCompletion,
+  McpCompletionRequest,
   McpInstructions,
+  McpResourceTemplate,
   McpPrompt,
   McpPromptResult,
   McpResource,
@@ -15,9 +18,14 @@ import type {
   McpServerStatus,
   PluginApi,
   Tool,
+  ToolContext,
   ToolRegistrar,
+  ToolResult,
 } from "@weft/sdk";
 import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
+import { outputChecker } from "./output-schema.js";
+import { logText, type ServerNotice } from "./server-notices.js";
+import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
 import { ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
@@ -39,6 +47,8 @@ export interface ManagerOptions {
   /** Advertise elicitation: the host answers `pending` requests (it has a `waitFor`). */
   elicitation?: boolean;
   elicitationTimeoutMs?: number;
+  /** How remote servers whose session was lost are reconnected. */
+  reconnect?: Partial<ReconnectPolicy>;
 }
 
 export interface StartOptions {
@@ -63,6 +73,19 @@ interface Entry {
   stopping?: AbortController;
   /** Re-lists run one at a time. */
   relisting: Promise<void>;
+  /** A remote server whose session was lost (`reconnecting`). */
+  reconnect?: Reconnection;
+}
+
+interface Reconnection {
+  /** The attempt running now; calls join it. */
+  running?: Promise<void>;
+  /** Aborts the attempt running now (`stop`, a fresh `start`). */
+  controller?: AbortController;
+  /** Failed attempts in a row. */
+  failures: number;
+  /** The next attempt when no call comes first. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -74,17 +97,19 @@ export class Manager implements McpHost {
   readonly #entries = new Map<string, Entry>();
   readonly #options: ManagerOptions;
   readonly #logger: Logger;
+  readonly #reconnectPolicy: ReconnectPolicy;
   #closed = false;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
+    this.#reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
   }
 
   /** Adds a server without starting it; a disabled one reports `disabled`. Replaces a stopped or failed entry. */
   register(spec: McpServerSpec): void {
     const existing = this.#entries.get(spec.name);
-    if (existing && (existing.state === "connected" || existing.state === "starting")) {
+    if (existing && (existing.state === "connected" || existing.state === "starting" || existing.state === "reconnecting")) {
       throw new WeftError("MCP_SERVER_EXISTS", `MCP server "${spec.name}" is already ${existing.state}; stop it first or choose another name`);
     }
     // Re-registering keeps the server's place in the order.
@@ -119,6 +144,7 @@ export class Manager implements McpHost {
     const entry = this.#entry(name);
     entry.stopping?.abort();
     await entry.starting;
+    await this.#endReconnection(entry);
     const connection = entry.connection;
     entry.connection = undefined;
     this.#unpublish(entry);
@@ -158,6 +184,25 @@ export class Manager implements McpHost {
   async resources(server?: string): Promise<McpResource[]> {
     const lists = await Promise.all(this.#connected(server).map(async ([name, connection]) => (await connection.resources()).map((resource) => ({ server: name, ...resource }))));
     return lists.flat();
+  }
+
+  async resourceTemplates(server?: string): Promise<McpResourceTemplate[]> {
+    const lists = await Promise.all(
+      this.#connected(server).map(async ([name, connection]) => (await connection.resourceTemplates()).map((template) => ({ server: name, ...template }))),
+    );
+    return lists.flat();
+  }
+
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.#connection(server).subscribe(uri, true);
+  }
+
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.#connection(server).subscribe(uri, false);
+  }
+
+  async complete(server: string, request: McpCompletionRequest): Promise<McpCompletion> {
+    return this.#connection(server).complete(request);
   }
 
   async readResource(server: string, uri: string): Promise<McpResourceContents[]> {
@@ -217,33 +262,21 @@ export class Manager implements McpHost {
     const stopping = new AbortController();
     entry.stopping = stopping;
     this.#setState(entry, "starting");
+    await this.#endReconnection(entry);
     await previous?.close().catch(() => {});
 
     const timeout = AbortSignal.timeout(spec.timeoutMs);
     const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const signal = AbortSignal.any(signals);
+    const opening: { connection?: ServerConnection } = {};
     let connection: ServerConnection | undefined;
     try {
-      const transport = resolveTransport(spec, this.#options.env);
-      connection = await ServerConnection.open(
-        {
-          server: spec.name,
-          transport,
-          env: this.#options.env ?? process.env,
-          toolTimeoutMs: spec.toolTimeoutMs,
-          requestTimeoutMs: spec.timeoutMs,
-          elicitation: this.#options.elicitation ?? false,
-          elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
-          logger: this.#logger,
-          onToolsChanged: () => connection && this.#relist(entry, connection),
-          onLost: () => connection && this.#lost(entry, connection),
-        },
-        signal,
-      );
+      connection = await this.#open(entry, signal, opening);
       entry.connection = connection;
       entry.listed = this.#filter(spec, await connection.listTools(signal), true);
       return connection;
     } catch (error) {
+      connection ??= opening.connection;
       // Died while listing: `#lost` has already said so.
       if (connection?.lost) return undefined;
       entry.connection = undefined;
@@ -269,13 +302,145 @@ export class Manager implements McpHost {
     }
   }
 
+  /** A new connection for the entry; `opening.connection` is set as soon as it exists, for the catch of a failed list. */
+  async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
+    const { spec } = entry;
+    const connection = await ServerConnection.open(
+      {
+        server: spec.name,
+        transport: resolveTransport(spec, this.#options.env),
+        env: this.#options.env ?? process.env,
+        toolTimeoutMs: spec.toolTimeoutMs,
+        maxResultBytes: spec.maxResultBytes,
+        logLevel: spec.logLevel,
+        onNotice: (notice) => this.#notice(entry, notice),
+        requestTimeoutMs: spec.timeoutMs,
+        elicitation: this.#options.elicitation ?? false,
+        elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+        logger: this.#logger,
+        onToolsChanged: () => opening.connection && this.#relist(entry, opening.connection),
+        onLost: () => opening.connection && this.#lost(entry, opening.connection),
+      },
+      signal,
+    );
+    opening.connection = connection;
+    return connection;
+  }
+
+  /**
+   * A tool call. A resumed call (an answer) goes to the connection that asked; a new call to a server that
+   * is reconnecting joins (or starts) the attempt; a call the server's lost session refused is sent again,
+   * once, over the new session.
+   */
+  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
+    if (ctx.answer) return connection.call(tool, args, ctx, checkOutput);
+    let current = entry.connection ?? connection;
+    if (entry.state === "reconnecting") {
+      const ready = await this.#reconnectNow(entry);
+      if (!ready) return this.#unreachable(entry, tool);
+      current = ready;
+    }
+    const result = await current.call(tool, args, ctx, checkOutput);
+    if (result.metadata?.sessionGone !== true || ctx.signal.aborted) return result;
+    const ready = await this.#reconnectNow(entry);
+    return ready ? ready.call(tool, args, ctx, checkOutput) : this.#unreachable(entry, tool);
+  }
+
+  #unreachable(entry: Entry, tool: string): ToolResult {
+    const next = entry.state === "reconnecting" ? "weft tries again on the next call" : "start it again";
+    return errorResult(`MCP server "${entry.spec.name}" cannot run ${tool}: ${entry.error ?? `it is ${entry.state}`}; ${next}`, {
+      server: entry.spec.name,
+      tool,
+      serverLost: true,
+    });
+  }
+
+  /**
+   * The connection once the entry is reconnected: joins the attempt running, or runs one now (a call does
+   * not wait out the backoff, which paces the attempts nobody waits for); undefined when it stays unreachable.
+   */
+  async #reconnectNow(entry: Entry): Promise<ServerConnection | undefined> {
+    const reconnect = entry.reconnect;
+    if (reconnect) this.#attempt(entry, reconnect);
+    await reconnect?.running;
+    return entry.state === "connected" && entry.connection?.open ? entry.connection : undefined;
+  }
+
+  /** Schedules the next reconnection attempt after the backoff of the failures so far. */
+  #schedule(entry: Entry, reconnect: Reconnection): void {
+    const delay = reconnectDelay(this.#reconnectPolicy, reconnect.failures);
+    clearTimeout(reconnect.timer);
+    reconnect.timer = setTimeout(() => this.#attempt(entry, reconnect), delay);
+    // A server that stays away must not keep the process alive.
+    reconnect.timer.unref();
+  }
+
+  /** One reconnection attempt: a new handshake, the tools listed again and swapped in. */
+  #attempt(entry: Entry, reconnect: Reconnection): void {
+    if (reconnect.running || entry.reconnect !== reconnect) return;
+    clearTimeout(reconnect.timer);
+    const stopping = new AbortController();
+    reconnect.controller = stopping;
+    reconnect.running = (async () => {
+      const signal = AbortSignal.any([AbortSignal.timeout(entry.spec.timeoutMs), stopping.signal]);
+      const opening: { connection?: ServerConnection } = {};
+      try {
+        const connection = await this.#open(entry, signal, opening);
+        const tools = await connection.listTools(signal);
+        if (entry.reconnect !== reconnect || connection.lost) throw new Error("the new session ended at once");
+        entry.reconnect = undefined;
+        entry.connection = connection;
+        entry.listed = this.#filter(entry.spec, tools, false);
+        entry.error = undefined;
+        const before = entry.registered.map((tool) => tool.name);
+        this.#publish(entry, connection);
+        const after = entry.registered.map((tool) => tool.name);
+        const added = after.filter((name) => !before.includes(name));
+        const removed = before.filter((name) => !after.includes(name));
+        if (added.length > 0 || removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added, removed });
+        this.#logger.info(`MCP server "${entry.spec.name}" is connected again`);
+      } catch (error) {
+        await opening.connection?.close();
+        if (entry.reconnect !== reconnect || stopping.signal.aborted) return;
+        reconnect.failures++;
+        const reason = signal.aborted ? `did not reconnect within ${entry.spec.timeoutMs} ms (its "timeout")` : errorMessage(error);
+        if (reconnect.failures >= this.#reconnectPolicy.attempts) {
+          entry.reconnect = undefined;
+          entry.error = `lost its connection and could not reconnect (${reconnect.failures} attempts; the last: ${reason})`;
+          const removed = entry.registered.map((tool) => tool.name);
+          this.#unpublish(entry);
+          this.#logger.warn(`MCP server "${entry.spec.name}" ${entry.error}; its tools were removed`);
+          this.#setState(entry, "failed");
+          if (removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added: [], removed });
+          return;
+        }
+        entry.error = `cannot reconnect (attempt ${reconnect.failures}: ${reason})`;
+        this.#setState(entry, "reconnecting");
+        this.#schedule(entry, reconnect);
+      } finally {
+        reconnect.running = undefined;
+        reconnect.controller = undefined;
+      }
+    })();
+  }
+
+  /** Stops reconnecting (a stop or a fresh start takes over), waiting for an attempt in progress to end. */
+  async #endReconnection(entry: Entry): Promise<void> {
+    const reconnect = entry.reconnect;
+    if (!reconnect) return;
+    entry.reconnect = undefined;
+    clearTimeout(reconnect.timer);
+    reconnect.controller?.abort();
+    await reconnect.running;
+  }
+
   /** Registers the listed tools as `<server>__<tool>`, sanitized against every other server's names. */
   #publish(entry: Entry, connection: ServerConnection): void {
     const taken = new Set([...this.#entries.values()].filter((other) => other !== entry).flatMap((other) => other.registered.map((tool) => tool.name)));
     const previous = entry.registered;
     entry.registered = entry.listed.map((tool) => {
       const name = sanitizeToolName(`${entry.spec.name}__${tool.name}`, taken);
-      return { name, dispose: this.#options.tools.add(this.#weftTool(entry.spec, connection, tool, name)) };
+      return { name, dispose: this.#options.tools.add(this.#weftTool(entry, connection, tool, name)) };
     });
     // New before old: a name present in both never disappears from the registry in between.
     for (const tool of previous) void tool.dispose();
@@ -286,17 +451,20 @@ export class Manager implements McpHost {
     for (const tool of entry.registered.splice(0)) void tool.dispose();
   }
 
-  #weftTool(spec: McpServerSpec, connection: ServerConnection, tool: McpTool, name: string): Tool {
+  #weftTool(entry: Entry, connection: ServerConnection, tool: McpTool, name: string): Tool {
+    const { spec } = entry;
     const annotations = { title: tool.title ?? tool.annotations?.title, ...tool.annotations };
     const hints = Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined));
+    const checkOutput = outputChecker(tool.outputSchema);
     return {
       name,
       description: tool.description ?? tool.title ?? "",
       inputSchema: { ...tool.inputSchema, type: "object" },
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
       timeoutMs: SELF_TIMED_MS,
-      execute: (args, ctx) => connection.call(tool.name, args, ctx),
+      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx, checkOutput),
     };
   }
 
@@ -328,6 +496,17 @@ export class Manager implements McpHost {
   #lost(entry: Entry, connection: ServerConnection): void {
     if (entry.connection !== connection) return;
     entry.connection = undefined;
+    if (entry.spec.transport.kind !== "stdio" && !this.#closed) {
+      // A remote server comes back: its tools stay, and the next call (or the timer) reconnects.
+      entry.error = connection.exit.description;
+      this.#logger.warn(`MCP server "${entry.spec.name}" lost its connection (${entry.error}); reconnecting`);
+      this.#setState(entry, "reconnecting");
+      const reconnect: Reconnection = { failures: 0 };
+      entry.reconnect = reconnect;
+      this.#schedule(entry, reconnect);
+      void connection.close();
+      return;
+    }
     const removed = entry.registered.map((tool) => tool.name);
     this.#unpublish(entry);
     const { exitCode, stderr, description } = connection.exit;
@@ -338,8 +517,29 @@ export class Manager implements McpHost {
     void connection.close();
   }
 
+  /** A server's log message goes to the logger at its level and to feedback; list changes and updates to feedback. */
+  #notice(entry: Entry, notice: ServerNotice): void {
+    const server = entry.spec.name;
+    if (notice.kind === "log") {
+      const text = `mcp ${server}${notice.logger ? ` (${notice.logger})` : ""}: ${logText(notice.data)}`;
+      const level = notice.level === "debug" ? "debug" : notice.level === "info" || notice.level === "notice" ? "info" : notice.level === "warning" ? "warn" : "error";
+      this.#logger[level](text);
+      this.#emit({ type: "mcp.log", server, level: notice.level, ...(notice.logger === undefined ? {} : { logger: notice.logger }), data: notice.data });
+    } else if (notice.kind === "resource-updated") {
+      this.#emit({ type: "mcp.resource-updated", server, uri: notice.uri });
+    } else {
+      this.#emit({ type: `mcp.${notice.kind}`, server });
+    }
+  }
+
   /** Applies the entry's `tools` allow/drop list; names that match nothing are reported once. */
-  #filter(spec: McpServerSpec, tools: McpTool[], warn: boolean): McpTool[] {
+  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean): McpTool[] {
+    // A tool that only runs as an MCP task would fail every plain call: it is not offered.
+    const tools = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+    if (warn && tools.length < listed.length) {
+      const names = listed.filter((tool) => !tools.includes(tool)).map((tool) => `"${tool.name}"`);
+      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, which weft does not support yet; not offered`);
+    }
     const filter = spec.tools;
     if (!filter) return tools;
     if (warn) {
@@ -406,6 +606,6 @@ export class Manager implements McpHost {
  * disposed), warnings to its logger, events to its feedback, relative paths from its base folder.
  * The CLI: `const manager = mcpManager(kernel.scope("mcp-cli"))`.
  */
-export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs"> = {}): Manager {
+export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect"> = {}): Manager {
   return new Manager({ ...options, tools: api.tools, logger: api.logger, emit: (event) => api.emit(event), baseDir: api.baseDir });
 }

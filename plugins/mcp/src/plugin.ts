@@ -16,6 +16,17 @@ const options = Type.Object({
   waitFor: Type.Optional(Type.Unsafe<WaitFor>({})),
   /** How long a server's question waits for the host before it is cancelled. */
   elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
+  /** How remote servers whose session was lost are reconnected (first attempt at once, then capped backoff). */
+  reconnect: Type.Optional(
+    Type.Object(
+      {
+        initialDelayMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
+        maxDelayMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
+        attempts: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
+      { additionalProperties: false },
+    ),
+  ),
   /** Add the servers' `instructions` to the system prompt. */
   instructions: Type.Optional(Type.Boolean()),
 });
@@ -33,6 +44,7 @@ export const mcpPlugin = definePlugin({
     const manager = mcpManager(api, {
       elicitation: settings.elicitation ?? settings.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
+      reconnect: settings.reconnect,
     });
     for (const server of servers) manager.register(server);
     api.provide("mcp", manager);

@@ -1,6 +1,6 @@
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { errorMessage } from "@weft/sdk";
 import type { RemoteEndpoint } from "./config.js";
 
@@ -8,12 +8,12 @@ import type { RemoteEndpoint } from "./config.js";
  * The transports to try for a remote server, in order: Streamable HTTP then legacy SSE for `http`, SSE
  * alone for `sse`. Both resume a broken event stream (Last-Event-ID, honouring the server's `retry`).
  */
-export function remoteTransports(endpoint: RemoteEndpoint): (() => Transport)[] {
+export function remoteTransports(endpoint: RemoteEndpoint, fetch?: FetchLike): (() => Transport)[] {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: endpoint.headers };
-  const sse = () => new SSEClientTransport(url, { requestInit });
+  const sse = () => new SSEClientTransport(url, { requestInit, fetch });
   if (endpoint.kind === "sse") return [sse];
-  return [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+  return [() => new StreamableHTTPClientTransport(url, { requestInit, fetch }), sse];
 }
 
 /**
@@ -28,9 +28,38 @@ export function isLegacyServerAnswer(error: unknown): boolean {
 
 /** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
 export function describeRemoteFailure(error: unknown, url: string): string {
+  if (error instanceof StreamableHTTPError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
   const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
   if (causeCode === "ECONNREFUSED") return `cannot reach ${url}: connection refused (is the server running?)`;
+  if (causeCode === "ECONNRESET") return `cannot reach ${url}: the connection was reset (did the server stop?)`;
   if (causeCode === "ENOTFOUND") return `cannot reach ${url}: unknown host`;
   if (causeCode) return `cannot reach ${url}: ${causeCode}`;
   return errorMessage(error);
+}
+
+/** Connection failures that mean nothing reached the server, so the request may be sent again elsewhere. */
+const NEVER_SENT = new Set(["ECONNREFUSED"]);
+
+/**
+ * Whether a failed request means "this session is gone" (the server restarted or is down): a 404, a
+ * 400 that says the session id is not valid, or a refused connection. None of these ran the request, so
+ * it is safe to send it again over a new session.
+ */
+export function isSessionGone(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) {
+    if (error.code === 404) return true;
+    if (error.code === 400 && /session/i.test(error.message)) return true;
+  }
+  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  return causeCode !== undefined && NEVER_SENT.has(causeCode);
+}
+
+/**
+ * Whether a transport error says an event stream broke (the server went away mid-response, or the
+ * standalone GET stream died). The SDK then retries the stream on its own, so the session may still be
+ * alive: the connection checks with a ping before it gives the session up.
+ */
+export function isStreamBreak(error: unknown): boolean {
+  const message = errorMessage(error);
+  return /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts|SSE error)/.test(message);
 }

@@ -1,28 +1,38 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CallToolResultSchema,
   ElicitRequestSchema,
   McpError,
+  UrlElicitationRequiredError,
   ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type ServerCapabilities,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { WeftError, errorMessage, errorResult } from "@weft/sdk";
-import type { Logger, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
+import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
-import type { ServerTransport } from "./config.js";
-import { ElicitationBridge, elicitResult, pendingRequest, type ElicitationTicket } from "./elicitation-bridge.js";
+import type { McpLogLevel, ServerTransport } from "./config.js";
+import { routeNotices, type ServerNotice } from "./server-notices.js";
+import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
-import { describeRemoteFailure, isLegacyServerAnswer, remoteTransports } from "./remote-transport.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describeHandshakeFailure } from "./handshake-failure.js";
+import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
+import { StreamAttribution } from "./stream-attribution.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
 
 /** Requests are bounded by our own signals and ceilings; the SDK's 60 s default must never cut in first. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
+/** How long a ping may take to prove a remote session alive after one of its streams broke. */
+const PROBE_TIMEOUT_MS = 3_000;
+/** How long `close` waits for the server to acknowledge the session's DELETE. */
+const DELETE_TIMEOUT_MS = 2_000;
 
 export type { McpTool };
 
@@ -32,14 +42,20 @@ export interface ConnectionOptions {
   /** The host's environment, filtered for a stdio child. */
   env: Record<string, string | undefined>;
   toolTimeoutMs: number;
+  /** The most text one result gives the model. */
+  maxResultBytes: number;
   /** The ceiling of every request that is not a tool call (listing, resources, prompts): the server's `timeout`. */
   requestTimeoutMs: number;
   /** Advertise elicitation (the host can answer `pending` requests). */
   elicitation: boolean;
   elicitationTimeoutMs: number;
   logger: Logger;
+  /** The least severe log message to ask the server for (when it can log). */
+  logLevel: McpLogLevel;
   /** The server said its tool list changed. */
   onToolsChanged(): void;
+  /** A log message, a prompt or resource list change, a resource update. */
+  onNotice(notice: ServerNotice): void;
   /** The connection ended without `close()` being called: the process died or the stream closed. */
   onLost(): void;
 }
@@ -59,10 +75,14 @@ export class ConnectError extends Error {
 export class ServerConnection {
   readonly #options: ConnectionOptions;
   readonly #bridge: ElicitationBridge;
+  readonly #attribution = new StreamAttribution();
   #client!: Client;
   #transport!: Transport;
   #closing = false;
   #lost = false;
+  /** Why a remote session was given up (`exit.description`). */
+  #lostReason: string | undefined;
+  #probing = false;
   #ready = false;
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
@@ -104,7 +124,7 @@ export class ServerConnection {
   /** stdio: how the process ended and its last stderr lines. */
   get exit(): { exitCode?: number | null; stderr?: string[]; description: string } {
     const transport = this.#transport;
-    if (!(transport instanceof StdioTransport)) return { description: "the connection closed" };
+    if (!(transport instanceof StdioTransport)) return { description: this.#lostReason ?? "the connection closed" };
     const exit = transport.exit;
     const description = !exit ? "the connection closed" : exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
     return { exitCode: exit?.code ?? null, stderr: transport.stderrTail(), description };
@@ -126,11 +146,15 @@ export class ServerConnection {
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
     const { server } = this.#options;
     let call: InFlightCall;
-    if (ctx.answer) {
-      const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
+    const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
+    if (ctx.answer && ticket?.retry) {
+      // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
+      if (ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
+    }
+    if (ctx.answer && !ticket?.retry) {
       const entry = this.#bridge.take(ticket?.token);
       if (!entry) {
         return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
@@ -143,7 +167,10 @@ export class ServerConnection {
       const started = new InFlightCall(
         ({ signal, onprogress }) => {
           this.#progress.set(progressToken, onprogress);
-          return this.#client.callTool({ name: tool, arguments: args, _meta: { progressToken } }, undefined, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
+          // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
+          // mismatch is a warning the model's result carries, where `callTool` would fail the call.
+          const params = { name: tool, arguments: args, _meta: { progressToken } };
+          return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
         () => {
@@ -151,11 +178,17 @@ export class ServerConnection {
           this.#bridge.untrack(started);
         },
       );
-      this.#bridge.track(started);
+      this.#bridge.track(started, progressToken);
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
-    return this.#toResult(tool, outcome, ctx.signal);
+    if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
+      // Nothing ran: the manager may send the call again over a new session.
+      const reason = describeRemoteFailure(outcome.error, this.#options.transport.url);
+      this.#lose(reason);
+      return errorResult(`MCP server "${server}" cannot run ${tool}: ${reason}`, { server, tool, sessionGone: true });
+    }
+    return this.#toResult(tool, outcome, ctx.signal, checkOutput);
   }
 
   async resources(): Promise<Omit<McpResource, "server">[]> {
@@ -192,13 +225,87 @@ export class ServerConnection {
   /** Closes the session; a stdio server's whole process group is stopped. Held questions are cancelled. */
   async close(): Promise<void> {
     if (this.#closing) return;
+    const live = this.open;
     this.#closing = true;
     this.#bridge.close();
     try {
+      if (live) await this.#endSession();
       await this.#client.close();
     } finally {
       await this.#transport.close().catch(() => {});
     }
+  }
+
+  /** Asks for the configured log level; a server that refuses it keeps logging as it likes. */
+  async #setLogLevel(signal: AbortSignal): Promise<void> {
+    try {
+      await this.#client.setLoggingLevel(this.#options.logLevel, { signal, timeout: this.#options.requestTimeoutMs });
+    } catch (error) {
+      this.#options.logger.debug(`mcp ${this.#options.server}: logging/setLevel ${this.#options.logLevel} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  async resourceTemplates(): Promise<Omit<McpResourceTemplate, "server">[]> {
+    if (!this.capabilities.resources) return [];
+    const options = { timeout: this.#options.requestTimeoutMs };
+    const templates = await this.#request(() => allPages((cursor) => this.#client.listResourceTemplates(cursor, options), (page) => page.resourceTemplates));
+    return templates.map(({ uriTemplate, name, title, description, mimeType }) => defined({ uriTemplate, name, title, description, mimeType }));
+  }
+
+  async subscribe(uri: string, subscribed: boolean): Promise<void> {
+    const { server } = this.#options;
+    if (!this.capabilities.resources?.subscribe) throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}" does not offer resource subscriptions`);
+    const options = { timeout: this.#options.requestTimeoutMs };
+    await this.#request(() => (subscribed ? this.#client.subscribeResource({ uri }, options) : this.#client.unsubscribeResource({ uri }, options)));
+  }
+
+  async complete(request: McpCompletionRequest): Promise<McpCompletion> {
+    const { server } = this.#options;
+    if (!this.capabilities.completions) throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}" does not offer completions`);
+    const ref = "prompt" in request ? { type: "ref/prompt" as const, name: request.prompt } : { type: "ref/resource" as const, uri: request.uriTemplate };
+    const result = await this.#request(() =>
+      this.#client.complete(
+        { ref, argument: request.argument, ...(request.context ? { context: { arguments: request.context } } : {}) },
+        { timeout: this.#options.requestTimeoutMs },
+      ),
+    );
+    return defined({ values: result.completion.values, total: result.completion.total, hasMore: result.completion.hasMore });
+  }
+
+  /** Streamable HTTP: tells the server the session is over (`DELETE`), so it frees it now, not at its expiry. */
+  async #endSession(): Promise<void> {
+    const transport = this.#transport;
+    if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, DELETE_TIMEOUT_MS)));
+    await Promise.race([transport.terminateSession().catch(() => {}), bound]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * The remote session is gone (the server restarted or went down): calls in flight fail at once with
+   * "connection lost" (closing the client rejects them) and the manager is told, to reconnect.
+   */
+  #lose(reason: string): void {
+    if (this.#lost || this.#closing || !this.#ready) return;
+    this.#lost = true;
+    this.#lostReason = reason;
+    this.#options.onLost();
+    void this.close();
+  }
+
+  /** A stream of a remote session broke: a ping says whether the session is still there. */
+  #probe(): void {
+    if (this.#probing || !this.open) return;
+    this.#probing = true;
+    const { transport } = this.#options;
+    this.#client
+      .ping({ timeout: PROBE_TIMEOUT_MS })
+      .then(
+        () => {},
+        (error: unknown) => this.#lose(transport.kind === "stdio" ? errorMessage(error) : describeRemoteFailure(error, transport.url)),
+      )
+      .finally(() => (this.#probing = false));
   }
 
   async #connect(signal: AbortSignal): Promise<void> {
@@ -215,7 +322,7 @@ export class ServerConnection {
                 onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
               }),
           ]
-        : remoteTransports(transport);
+        : remoteTransports(transport, this.#attribution.fetch);
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
@@ -223,6 +330,7 @@ export class ServerConnection {
         await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
         this.#routeProgress(this.#transport);
         this.#ready = true;
+        if (this.capabilities.logging) await this.#setLogLevel(signal);
         return;
       } catch (error) {
         await this.#transport.close().catch(() => {});
@@ -255,9 +363,10 @@ export class ServerConnection {
     const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
     const client = new Client(CLIENT_INFO, { capabilities });
     if (this.#options.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal, this.#attribution.callOf(extra.requestId)));
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
+    routeNotices(client, (notice) => this.#options.onNotice(notice));
     client.onclose = () => {
       // A handshake that fails (or a transport given up for the SSE fallback) is reported by `open`.
       if (!this.#ready || this.#closing || this.#lost || this.#client !== client) return;
@@ -265,25 +374,33 @@ export class ServerConnection {
       this.#bridge.close();
       this.#options.onLost();
     };
-    // Transport hiccups (a non-JSON line on stdout, a dropped SSE stream being resumed) are not fatal.
-    client.onerror = (error) => this.#options.logger.debug(`mcp ${this.#options.server}: ${errorMessage(error)}`);
+    // Transport hiccups (a non-JSON line on stdout, a dropped SSE stream being resumed) are not fatal by
+    // themselves; a broken remote stream is checked, since a dead server would otherwise leave calls open.
+    client.onerror = (error) => {
+      this.#options.logger.debug(`mcp ${this.#options.server}: ${errorMessage(error)}`);
+      if (this.#client === client && this.#options.transport.kind !== "stdio" && isStreamBreak(error)) this.#probe();
+    };
     return client;
   }
 
   #describe(error: unknown): string {
     const transport = this.#transport;
-    if (transport instanceof StdioTransport && transport.exit) return `${this.exit.description} during the handshake`;
-    if (this.#options.transport.kind !== "stdio") return describeRemoteFailure(error, this.#options.transport.url);
-    return errorMessage(error);
+    // The SDK closes the transport when the handshake fails: a death we caused says nothing about the server.
+    if (transport instanceof StdioTransport && transport.exit && !transport.stoppedByClose) return `${this.exit.description} during the handshake`;
+    return describeHandshakeFailure(error, this.#options.transport.kind === "stdio" ? undefined : this.#options.transport.url);
   }
 
-  #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal): ToolResult {
+  #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal, checkOutput?: (value: unknown) => string[]): ToolResult {
     const { server } = this.#options;
     const origin = { server, tool };
-    if (outcome.kind === "result") return toToolResult(outcome.result, origin);
+    if (outcome.kind === "result") return toToolResult(outcome.result, origin, { maxResultBytes: this.#options.maxResultBytes, checkOutput });
     if (outcome.kind === "elicitation") {
       const pending = pendingRequest(server, outcome.elicitation);
       return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: origin };
+    }
+    if (outcome.kind === "failed" && outcome.error instanceof UrlElicitationRequiredError) {
+      const pending = urlRequiredRequest(server, outcome.error);
+      if (pending) return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: origin };
     }
     if (outcome.timedOut) {
       return errorResult(
@@ -293,10 +410,8 @@ export class ServerConnection {
     }
     if (signal.aborted) return errorResult(`${tool} was aborted`, { ...origin, aborted: true });
     if (this.#lost) {
-      return errorResult(`MCP server "${server}" stopped during the call (${this.exit.description}); its tools are unavailable until it is started again`, {
-        ...origin,
-        serverLost: true,
-      });
+      const next = this.#options.transport.kind === "stdio" ? "its tools are unavailable until it is started again" : "weft reconnects on the next call";
+      return errorResult(`MCP server "${server}": connection lost during ${tool} (${this.exit.description}); ${next}`, { ...origin, serverLost: true });
     }
     const { transport } = this.#options;
     const message =

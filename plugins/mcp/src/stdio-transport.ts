@@ -36,10 +36,16 @@ export class StdioTransport implements Transport {
   #lines = new NdjsonParser(parseMessage);
   /** Bytes received since the last line ended. */
   #partialBytes = 0;
+  /** The first bytes of the line being received, where a response's id may be. */
+  #lineHead: Buffer = Buffer.alloc(0);
+  /** A line past the limit being skipped: its first and last bytes (for its id) and its size so far. */
+  #oversized: { head: Buffer; tail: Buffer; bytes: number } | undefined;
   readonly #stderr = new LineTail();
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #closeRequested = false;
+  #stoppedByClose = false;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -53,6 +59,11 @@ export class StdioTransport implements Transport {
   /** How the process ended; undefined while it runs. */
   get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
     return this.#exit;
+  }
+
+  /** Whether the process ended because `close` stopped it (a death that says nothing about the server). */
+  get stoppedByClose(): boolean {
+    return this.#stoppedByClose;
   }
 
   get pid(): number | undefined {
@@ -80,6 +91,7 @@ export class StdioTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.#exit = { code, signal };
+        this.#stoppedByClose = this.#closeRequested;
       });
       child.once("close", () => {
         if (child.pid !== undefined) untrackGroup(child.pid);
@@ -97,18 +109,55 @@ export class StdioTransport implements Transport {
 
   #receive(chunk: Buffer): void {
     const lastLf = chunk.lastIndexOf(LF);
+    if (this.#oversized) {
+      if (lastLf === -1) {
+        this.#oversized.tail = lastBytes(Buffer.concat([this.#oversized.tail, chunk]));
+        return;
+      }
+      const lineEnd = chunk.indexOf(LF);
+      this.#refuse(this.#oversized.head, lastBytes(Buffer.concat([this.#oversized.tail, chunk.subarray(0, lineEnd)])), this.#oversized.bytes + lineEnd);
+      this.#oversized = undefined;
+      chunk = chunk.subarray(lineEnd + 1);
+      this.#partialBytes = 0;
+      this.#lineHead = Buffer.alloc(0);
+      if (chunk.length === 0) return;
+      this.#receive(chunk);
+      return;
+    }
+    if (lastLf !== -1) this.#lineHead = chunk.subarray(lastLf + 1, lastLf + 1 + ID_WINDOW);
+    else if (this.#lineHead.length < ID_WINDOW) this.#lineHead = Buffer.concat([this.#lineHead, chunk.subarray(0, ID_WINDOW - this.#lineHead.length)]);
     this.#partialBytes = lastLf === -1 ? this.#partialBytes + chunk.length : chunk.length - lastLf - 1;
     if (this.#partialBytes > MAX_LINE_BYTES) {
+      // Everything complete before the long line is still delivered; the long line is skipped to its end.
+      const complete = lastLf === -1 ? Buffer.alloc(0) : chunk.subarray(0, lastLf + 1);
+      const head = this.#lineHead;
       this.#lines = new NdjsonParser(parseMessage);
-      this.#partialBytes = 0;
-      this.onerror?.(new Error(`the server sent a line longer than ${MAX_LINE_BYTES} bytes; it was dropped`));
+      for (const message of this.#lines.push(complete)) this.#deliver(message);
+      this.#lines = new NdjsonParser(parseMessage);
+      this.#oversized = { head, tail: lastBytes(chunk), bytes: this.#partialBytes };
       return;
     }
     // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
-    for (const message of this.#lines.push(chunk)) {
-      if (message instanceof Error) this.onerror?.(message);
-      else this.onmessage?.(message);
+    for (const message of this.#lines.push(chunk)) this.#deliver(message);
+  }
+
+  #deliver(message: JSONRPCMessage | Error): void {
+    if (message instanceof Error) this.onerror?.(message);
+    else this.onmessage?.(message);
+  }
+
+  /**
+   * A line too long to take: when it answers a request (its id found at its start or its end), that
+   * request gets an error at once instead of waiting out its time limit.
+   */
+  #refuse(head: Buffer, tail: Buffer, bytes: number): void {
+    const problem = `the server sent a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit for one stdio message; it was dropped`;
+    const id = responseId(head.toString("utf8"), tail.toString("utf8"));
+    if (id === undefined) {
+      this.onerror?.(new Error(problem));
+      return;
     }
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: OVERSIZED_MESSAGE, message: problem } });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -122,6 +171,7 @@ export class StdioTransport implements Transport {
 
   /** Ends stdin, SIGTERMs the whole group, and SIGKILLs it if the leader is still there after a grace period. */
   async close(): Promise<void> {
+    this.#closeRequested = true;
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     const pid = child.pid;
@@ -139,6 +189,26 @@ export class StdioTransport implements Transport {
 }
 
 const LF = 10;
+/** How many bytes at each end of a long line are kept to find its id. */
+const ID_WINDOW = 256;
+/** JSON-RPC "internal error": what a call whose answer was too long receives. */
+const OVERSIZED_MESSAGE = -32603;
+
+function lastBytes(buffer: Buffer): Buffer {
+  return buffer.length <= ID_WINDOW ? buffer : buffer.subarray(buffer.length - ID_WINDOW);
+}
+
+/**
+ * The id of a response from the ends of its text: the last key of the object (as the TypeScript SDK
+ * writes it) or a key before `result`/`error` (as most others do).
+ */
+function responseId(head: string, tail: string): string | number | undefined {
+  const last = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail)?.[1];
+  const first = /^\{(?:(?!"(?:result|error)").)*?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  const raw = last ?? first;
+  if (raw === undefined) return undefined;
+  return JSON.parse(raw) as string | number;
+}
 
 /** One line: the message, or the error that says why it is not one. Never throws. */
 function parseMessage(line: string): JSONRPCMessage | Error {

@@ -36,9 +36,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** server-everything over HTTP (`streamableHttp` or legacy `sse`) on a free port; resolves once it listens. */
-export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<{ port: number; stop(): Promise<void> }> {
-  const port = await freePort();
+/**
+ * server-everything over HTTP (`streamableHttp` or legacy `sse`) on a free port (or `port`, to restart one);
+ * resolves once it listens. `output()` is what it logged so far.
+ */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse", port?: number): Promise<{ port: number; output(): string; stop(): Promise<void> }> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(process.execPath, [SERVERS.everything, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -55,6 +58,7 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promi
   });
   return {
     port,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");

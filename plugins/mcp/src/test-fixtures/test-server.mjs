@@ -6,15 +6,26 @@
 //   --spawn-child=<file>  start a grandchild in our process group and write its pid to <file>
 //   --startup-delay=<ms>  wait before serving (a slow starter)
 //   --crash-on-start      write two stderr lines and exit 2 before the handshake
+//   --bad-version         answer `initialize` with protocol version 1999-01-01
+//   --refuse-initialize   answer `initialize` with a JSON-RPC error
 //   --noisy-stdout        before each call's answer, write lines that are not JSON-RPC to stdout; echo answers in upper case
 // Tools: echo, hang (never answers; `cancellations` counts the hangs the client cancelled), crash (writes to stderr, exits 3 mid-call), chatty (200 KB of stderr,
-// then answers), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
+// then answers), huge (`bytes` bytes of "é"), measure (structuredContent { n } under an outputSchema that wants a number),
+// notify (logs at debug and warning, lists changed, subscribed resources updated), research (task-only), ticker (progress every `intervalMs` for `ticks` times, then answers), add-tool (publishes
 // `extra` and says its list changed), break-listing (tools/list fails from now on, and says it changed).
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const flags = new Map(process.argv.slice(2).map((arg) => {
   const [name, value = "true"] = arg.replace(/^--/, "").split("=");
@@ -24,11 +35,32 @@ const flags = new Map(process.argv.slice(2).map((arg) => {
 if (flags.has("crash-on-start")) {
   process.stderr.write("starting up\nfatal: no config\n");
   process.exit(2);
+} else if (flags.has("bad-version") || flags.has("refuse-initialize")) {
+  answerInitialize();
 } else if (flags.has("hang-handshake")) {
   process.stdin.resume();
   setInterval(() => {}, 60_000);
 } else {
   await serve();
+}
+
+/** Answers the first request (`initialize`) by hand, the way a broken or too new server would, then waits. */
+function answerInitialize() {
+  process.stderr.write("handshake answered by hand\n");
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    buffered += chunk;
+    const end = buffered.indexOf("\n");
+    if (end === -1) return;
+    const request = JSON.parse(buffered.slice(0, end));
+    buffered = "";
+    const reply = flags.has("bad-version")
+      ? { result: { protocolVersion: "1999-01-01", capabilities: {}, serverInfo: { name: "old", version: "0" } } }
+      : { error: { code: -32602, message: "unsupported client capabilities" } };
+    process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply })}\n`);
+  });
+  setInterval(() => {}, 60_000);
 }
 
 async function serve() {
@@ -40,7 +72,12 @@ async function serve() {
   const noTools = flags.has("no-tools");
   const server = new Server(
     { name: "weft-test-server", version: "1.0.0" },
-    { capabilities: noTools ? { resources: {} } : { tools: { listChanged: true }, resources: {} }, instructions: "Use echo to repeat text." },
+    {
+      capabilities: noTools
+        ? { resources: {} }
+        : { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {} },
+      instructions: "Use echo to repeat text.",
+    },
   );
   const object = (properties = {}) => ({ type: "object", properties });
   const tools = flags.has("odd-names")
@@ -57,6 +94,15 @@ async function serve() {
         { name: "cancellations", description: "How many hang calls were cancelled", inputSchema: object() },
         { name: "add-tool", description: "Publishes one more tool", inputSchema: object() },
         { name: "break-listing", description: "Makes tools/list fail", inputSchema: object() },
+        { name: "huge", description: "Answers with `bytes` bytes of text", inputSchema: object({ bytes: { type: "number" } }) },
+        {
+          name: "measure",
+          description: "Answers { n } as structured content only",
+          inputSchema: object({ n: {} }),
+          outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+        },
+        { name: "notify", description: "Logs at debug and warning, says its lists changed, updates the subscribed resources", inputSchema: object() },
+        { name: "research", description: "Runs only as an MCP task", inputSchema: object(), execution: { taskSupport: "required" } },
       ];
   let listingBroken = false;
   let cancellations = 0;
@@ -100,6 +146,17 @@ async function serve() {
           }
           return { content: [{ type: "text", text: `ticked ${ticks} times` }] };
         }
+        case "huge":
+          return { content: [{ type: "text", text: "é".repeat(Math.floor(Number(args.bytes) / 2)) }] };
+        case "notify":
+          await server.sendLoggingMessage({ level: "debug", data: "a debug detail" });
+          await server.sendLoggingMessage({ level: "warning", logger: "disk", data: { free: "2%" } });
+          await server.sendPromptListChanged();
+          await server.sendResourceListChanged();
+          for (const uri of subscribed) await server.sendResourceUpdated({ uri });
+          return { content: [{ type: "text", text: "notified" }] };
+        case "measure":
+          return { content: [], structuredContent: { n: args.n } };
         case "add-tool":
           tools.push({ name: "extra", description: "Added later", inputSchema: object() });
           await server.sendToolListChanged();
@@ -112,6 +169,12 @@ async function serve() {
           return { content: [{ type: "text", text: `called ${name}` }] };
       }
     });
+  }
+  const subscribed = new Set();
+  if (!noTools) {
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => (subscribed.add(request.params.uri), {}));
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => (subscribed.delete(request.params.uri), {}));
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   }
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "test://note", name: "note", mimeType: "text/plain" }] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "a note" }] }));
