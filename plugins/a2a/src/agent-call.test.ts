@@ -173,7 +173,7 @@ describe.each([
       await unreachable.close();
       const result = await gone.execute({ name: "Gone_Agent__ask", arguments: { task: "hello" } });
       expect(result.isError).toBe(true);
-      expect(result.output).toMatch(/^Gone_Agent call failed: fetch failed/);
+      expect(result.output).toBe(`Gone_Agent call failed: connection refused (${unreachable.origin}/a2a/jsonrpc)`);
     } finally {
       await gone.close();
     }
