@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
-import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type Message, type Part, type Task } from "@a2a-js/sdk";
+import express, { type RequestHandler } from "express";
+import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type AgentCardSignatureGenerator, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
@@ -19,6 +19,8 @@ export interface Turn {
   start(): void;
   status(state: TaskState, text?: string, extraParts?: Part[]): void;
   artifact(name: string, text: string): void;
+  /** Publishes one chunk of a streamed artifact (`append` adds it to the artifact with that id). */
+  chunk(artifactId: string, text: string, append: boolean, lastChunk: boolean): void;
   /** Answers with a message and no task. */
   reply(text: string): void;
   /** Settles when the client cancels this task (the canceled status is already published). */
@@ -37,6 +39,12 @@ export interface AgentServerOptions {
   streaming: boolean;
   /** Speak only A2A v0.3, as the many agents built on older SDKs do: a v0.3 card and v0.3 JSON-RPC. */
   legacy?: boolean;
+  /** What the card says callers must authenticate with. */
+  security?: Pick<AgentCard, "securitySchemes" | "securityRequirements">;
+  /** Signs the card the server serves. */
+  sign?: AgentCardSignatureGenerator;
+  /** Express handlers that see A2A calls (`/a2a/jsonrpc`) first, with the JSON-RPC body parsed: to refuse or cut them. */
+  intercept?: RequestHandler[];
   run(turn: Turn): Promise<void> | void;
 }
 
@@ -141,6 +149,17 @@ class ScriptedExecutor implements AgentExecutor {
             metadata: undefined,
           }),
         ),
+      chunk: (artifactId, said, append, lastChunk) =>
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId, name: "chunked", description: "", parts: [textPart(said)], metadata: undefined, extensions: [] },
+            append,
+            lastChunk,
+            metadata: undefined,
+          }),
+        ),
       reply: (said) => bus.publish(AgentEvent.message(agentMessage([textPart(said)], "", contextId))),
     };
     try {
@@ -170,20 +189,30 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     provider: undefined,
     version: "1.0.0",
     capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
+    securitySchemes: options.security?.securitySchemes ?? {},
+    securityRequirements: options.security?.securityRequirements ?? [],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: options.skills.map((skill) => ({ ...skill, tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] })),
     signatures: [],
   };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ScriptedExecutor(state, options.run));
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    new ScriptedExecutor(state, options.run),
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    options.sign,
+  );
   if (options.legacy) {
     // A v0.3 server serves its v0.3 card whatever version the client announces.
     app.use("/.well-known/agent-card.json", (req, _res, next) => ((req.headers["a2a-version"] = "0.3"), next()), legacyAgentCardRouter({ agentCardProvider: requestHandler }));
   } else {
     app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
   }
+  if (options.intercept) app.use("/a2a/jsonrpc", express.json(), ...options.intercept);
   app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: options.legacy === true } }));
   return {
     origin,
