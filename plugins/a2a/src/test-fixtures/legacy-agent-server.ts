@@ -151,8 +151,10 @@ export async function startLegacyAgentServer(options: AgentServerOptions): Promi
     messages: state.messages,
     cancels: state.cancels,
     nextCancel: () => new Promise((resolve) => state.onCancel.push(resolve)),
+    // Closing twice is fine: a test may take the agent down on purpose.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
