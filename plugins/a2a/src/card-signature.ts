@@ -27,7 +27,9 @@ export async function checkCardSignature(raw: AgentCard, verify: VerifyConfig, s
   try {
     await verifyAgentCardSignature(keyFor)(raw);
   } catch (error) {
-    throw new AgentCardError(`its card signature does not verify (${errorMessage(error)})`);
+    // The SDK's own message ("No valid signatures found") says less than a key or JWKS failure does.
+    const reason = error instanceof AgentCardError ? error.message : keys ? "against the configured keys" : `(${errorMessage(error)})`;
+    throw new AgentCardError(`its card signature does not verify ${reason}`);
   }
   return undefined;
 }

@@ -85,7 +85,7 @@ export async function connectAgent(agent: PreparedAgent, signal: AbortSignal, lo
       warn(`could not fetch its extended card (${errorMessage(error)}); using the public card`);
     }
   }
-  agent.unmet = unmetRequirement(card, origins.has(from) ? headers : {});
+  agent.unmet = unmetRequirement(card, fetched.raw, origins.has(from) ? headers : {});
   if (agent.unmet) warn(`its card requires ${agent.unmet}, which the configured headers do not provide; calls will be refused until headers set it`);
   return {
     name: sanitizeToolName(config.name ?? card.name),
