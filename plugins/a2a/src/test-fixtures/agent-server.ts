@@ -19,6 +19,8 @@ export interface Turn {
   start(): void;
   status(state: TaskState, text?: string, extraParts?: Part[]): void;
   artifact(name: string, text: string): void;
+  /** Publishes an artifact made of these parts (text, data, files). */
+  artifactParts(name: string, parts: Part[]): void;
   /** Publishes one chunk of a streamed artifact (`append` adds it to the artifact with that id). */
   chunk(artifactId: string, text: string, append: boolean, lastChunk: boolean): void;
   /** Answers with a message and no task. */
@@ -144,6 +146,17 @@ class ScriptedExecutor implements AgentExecutor {
             taskId,
             contextId,
             artifact: { artifactId: randomUUID(), name, description: "", parts: [textPart(said)], metadata: undefined, extensions: [] },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        ),
+      artifactParts: (name, parts) =>
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId: randomUUID(), name, description: "", parts, metadata: undefined, extensions: [] },
             append: false,
             lastChunk: true,
             metadata: undefined,

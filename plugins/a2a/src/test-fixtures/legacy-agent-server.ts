@@ -104,6 +104,9 @@ class LegacyExecutor implements AgentExecutor {
       start: () => bus.publish(task),
       status,
       artifact: (name, said) => bus.publish({ kind: "artifact-update", taskId, contextId, artifact: { artifactId: randomUUID(), name, parts: [text(said)] }, lastChunk: true }),
+      artifactParts: () => {
+        throw new Error("the v0.3 fixture publishes text artifacts only");
+      },
       chunk,
       reply: (said) => bus.publish(agentMessage(said, undefined, contextId)),
     };
