@@ -37,7 +37,7 @@ async function echoAgent(turn: Turn): Promise<void> {
       turn.artifactParts("result", [
         textPart("Found 2 llamas"),
         { content: { $case: "data", value: { count: 2, names: ["Ada", "Bo"] } }, metadata: undefined, filename: "", mediaType: "application/json" },
-        { content: { $case: "raw", value: new Uint8Array([137, 80, 78, 71]) }, metadata: undefined, filename: "llama.png", mediaType: "image/png" },
+        { content: { $case: "raw", value: Buffer.from([137, 80, 78, 71]) }, metadata: undefined, filename: "llama.png", mediaType: "image/png" },
       ]);
       turn.status(TaskState.TASK_STATE_COMPLETED);
       return;

@@ -167,6 +167,24 @@ describe("signed cards", () => {
   });
 });
 
+describe("the authenticated extended card", () => {
+  it("is fetched when the card offers it and headers are configured, and gives its skills", async () => {
+    const server = await startAgentServer({ name: "Deep Agent", streaming: false, skills, extendedSkills: [{ id: "admin", name: "Admin", description: "Members only" }], run: echo });
+    try {
+      const anonymous = await resolveAgentTools([{ card: server.cardUrl }], { logger: memoryLogger() });
+      expect(anonymous.map((tool) => tool.name)).toEqual(["Deep_Agent__ask"]);
+      const logger = memoryLogger();
+      const member = await resolveAgentTools([{ card: server.cardUrl, headers: { Authorization: "Bearer s3cret" } }], { logger });
+      expect(member.map((tool) => tool.name)).toEqual(["Deep_Agent__ask", "Deep_Agent__admin"]);
+      expect(logger.warnings()).toEqual([]);
+      const calls = server.requests.filter((request) => request.path === "/a2a/jsonrpc");
+      expect(calls.map((request) => request.headers.authorization)).toEqual(["Bearer s3cret"]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("card versions", () => {
   it("refuses a card older than A2A 0.3", async () => {
     const old = await startHttpServer({

@@ -43,6 +43,8 @@ export interface AgentServerOptions {
   legacy?: boolean;
   /** What the card says callers must authenticate with. */
   security?: Pick<AgentCard, "securitySchemes" | "securityRequirements">;
+  /** Skills only the authenticated extended card lists (the card then offers one). */
+  extendedSkills?: SkillSpec[];
   /** Signs the card the server serves. */
   sign?: AgentCardSignatureGenerator;
   /** Express handlers that see A2A calls (`/a2a/jsonrpc`) first, with the JSON-RPC body parsed: to refuse or cut them. */
@@ -183,6 +185,14 @@ class ScriptedExecutor implements AgentExecutor {
   };
 }
 
+/** A caller with a bearer token counts as authenticated (the extended card is for them); the agent checks nothing else. */
+const bearerUser = async (req: express.Request) =>
+  req.headers.authorization?.startsWith("Bearer ") ? { isAuthenticated: true, userName: "bearer" } : UserBuilder.noAuthentication();
+
+function cardSkill(skill: SkillSpec): AgentCard["skills"][number] {
+  return { ...skill, tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] };
+}
+
 /** A real A2A server (the sdk's request handler over JSON-RPC, on express) on 127.0.0.1. */
 export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const requests: AgentServer["requests"] = [];
@@ -201,12 +211,12 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: options.legacy ? "0.3" : A2A_PROTOCOL_VERSION }],
     provider: undefined,
     version: "1.0.0",
-    capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: options.extendedSkills !== undefined },
     securitySchemes: options.security?.securitySchemes ?? {},
     securityRequirements: options.security?.securityRequirements ?? [],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: options.skills.map((skill) => ({ ...skill, tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] })),
+    skills: options.skills.map(cardSkill),
     signatures: [],
   };
   const requestHandler = new DefaultRequestHandler(
@@ -216,7 +226,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     undefined,
     undefined,
     undefined,
-    undefined,
+    options.extendedSkills ? { ...card, skills: [...card.skills, ...options.extendedSkills.map(cardSkill)] } : undefined,
     options.sign,
   );
   if (options.legacy) {
@@ -226,7 +236,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
   }
   if (options.intercept) app.use("/a2a/jsonrpc", express.json(), ...options.intercept);
-  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: options.legacy === true } }));
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: bearerUser, legacyCompat: { enabled: options.legacy === true } }));
   return {
     origin,
     cardUrl: `${origin}/.well-known/agent-card.json`,
