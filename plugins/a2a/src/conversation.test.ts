@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { TaskState } from "@a2a-js/sdk";
 import { memoryLogger, type Kernel } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
@@ -97,4 +100,30 @@ describe.each([
       await again.close();
     }
   });
+});
+
+describe("a conversation across processes", () => {
+  const run = promisify(execFile);
+  const fixture = fileURLToPath(new URL("./test-fixtures/conversation-process.mjs", import.meta.url));
+  // The built plugin (npm test builds every package first): each call runs in a node process of its own.
+  const plugin = new URL("../dist/index.js", import.meta.url).href;
+
+  it("continues in a new process from the session's stored JSON", async () => {
+    const server = await startAgentServer({ name: "Memo Agent", streaming: false, skills: [{ id: "chat", name: "Chat", description: "Talks" }], run: rememberingAgent() });
+    try {
+      const call = async (task: string, stored: string) => {
+        const { stdout } = await run(process.execPath, [fixture, plugin, server.cardUrl, task, stored], { timeout: 30_000 });
+        return JSON.parse(stdout) as { output: string; session: Record<string, unknown> };
+      };
+      const first = await call("one", "{}");
+      expect(first.output).toBe("So far: one");
+      const second = await call("two", JSON.stringify(first.session));
+      expect(second.output).toBe("So far: one, two");
+      const third = await call("three", JSON.stringify(second.session));
+      expect(third.output).toBe("So far: one, two, three");
+      expect(new Set(server.messages.map((message) => message.contextId)).size).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
