@@ -88,6 +88,8 @@ export interface ToolContext {
   answer?: PendingAnswer;
   /** The request the answer belongs to. */
   pending?: PendingRequest;
+  /** The session the call runs in, when it runs in one: tools that keep state per session key it by this. */
+  sessionId?: string;
 }
 
 /** What a tool gives back. A failure is a result with `isError`, never a thrown error that ends the turn. */
@@ -138,6 +140,8 @@ export interface ExecuteOptions {
   onProgress?(progress: ToolProgress): void;
   answer?: PendingAnswer;
   pending?: PendingRequest;
+  /** Passed to the tool as `ctx.sessionId`. */
+  sessionId?: string;
 }
 
 /** Shorthand for an error result. */

@@ -15,6 +15,11 @@ export interface AgentSource {
   name?: string;
   headers?: Record<string, string>;
   timeout?: number;
+  cardTimeout?: number;
+  /** Origins the headers may go to (default: the card's). */
+  origins?: string[];
+  /** Verify the card's signature. */
+  verify?: { jwksUrl?: string; keys?: Record<string, unknown>[]; required?: boolean };
 }
 
 /** A plugin to apply: a name (short, package or path) with options, or a plugin object. */

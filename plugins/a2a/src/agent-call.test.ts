@@ -3,7 +3,8 @@ import { memoryLogger, type Kernel, type MemoryLogger, type ToolProgress } from 
 import { createTestKernel } from "@weft/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin from "./index.js";
-import { startAgentServer, urlPart, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { startAgentServer, textPart, urlPart, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";
 
 /** The remote agent's behaviour, chosen by the task text; a message on an existing task is an answer. */
 async function echoAgent(turn: Turn): Promise<void> {
@@ -22,6 +23,22 @@ async function echoAgent(turn: Turn): Promise<void> {
       turn.status(TaskState.TASK_STATE_WORKING, "writing");
       turn.artifact("summary", "Llamas are fine.");
       turn.artifact("details", "They eat grass.");
+      turn.status(TaskState.TASK_STATE_COMPLETED);
+      return;
+    case "chunks":
+      turn.start();
+      turn.chunk("story", "Lla", false, false);
+      turn.chunk("story", "mas are ", true, false);
+      turn.chunk("story", "fine.\n\nThe end", true, true);
+      turn.status(TaskState.TASK_STATE_COMPLETED);
+      return;
+    case "mixed":
+      turn.start();
+      turn.artifactParts("result", [
+        textPart("Found 2 llamas"),
+        { content: { $case: "data", value: { count: 2, names: ["Ada", "Bo"] } }, metadata: undefined, filename: "", mediaType: "application/json" },
+        { content: { $case: "raw", value: Buffer.from([137, 80, 78, 71]) }, metadata: undefined, filename: "llama.png", mediaType: "image/png" },
+      ]);
       turn.status(TaskState.TASK_STATE_COMPLETED);
       return;
     case "quiet":
@@ -94,6 +111,16 @@ describe.each([
     });
   });
 
+  it("joins the appended chunks of an artifact exactly as sent", async () => {
+    const result = await kernel.execute(ask("chunks"));
+    expect(result.output).toBe("Llamas are fine.\n\nThe end");
+  });
+
+  it("keeps the text, data and file parts of a multi-part artifact", async () => {
+    const result = await kernel.execute(ask("mixed"));
+    expect(result.output).toBe('Found 2 llamas\n{"count":2,"names":["Ada","Bo"]}\n[file llama.png, image/png]');
+  });
+
   it("returns the agent's last message when a task completes without artifacts", async () => {
     const result = await kernel.execute(ask("quiet"));
     expect(result.output).toBe("Done, nothing to report");
@@ -136,12 +163,16 @@ describe.each([
     expect(resumed.output).toBe("Sunny in Authorization completed.");
   });
 
-  it("cancels the remote task when the host declines to answer", async () => {
+  it.each(["decline", "cancel"] as const)("ends the remote task canceled when the host answers %s", async (action) => {
     const first = await kernel.execute(ask("weather"));
     const { taskId } = first.pending?.data as { taskId: string };
-    const result = await kernel.execute(ask("weather"), { answer: { action: "decline" }, pending: first.pending });
-    expect(result).toEqual({ isError: true, output: "Echo_Agent was not answered (decline); its task was canceled", metadata: { taskId } });
+    const result = await kernel.execute(ask("weather"), { answer: { action }, pending: first.pending });
+    expect(result).toEqual({ isError: true, output: `Echo_Agent was not answered (${action}); its task was canceled`, metadata: { taskId } });
     expect(server.cancels).toContain(taskId);
+    // Asked independently of weft: the agent's own record of the task.
+    const client = await new ClientFactory().createFromUrl(server.origin);
+    const task = await client.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it("refuses an answer that does not belong to an A2A task", async () => {
@@ -173,7 +204,7 @@ describe.each([
       await unreachable.close();
       const result = await gone.execute({ name: "Gone_Agent__ask", arguments: { task: "hello" } });
       expect(result.isError).toBe(true);
-      expect(result.output).toMatch(/^Gone_Agent call failed: fetch failed/);
+      expect(result.output).toBe(`Gone_Agent call failed: connection refused (${unreachable.origin}/a2a/jsonrpc)`);
     } finally {
       await gone.close();
     }

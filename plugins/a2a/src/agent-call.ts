@@ -4,8 +4,10 @@ import { deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { PendingAnswer, PendingRequest, ToolContext, ToolResult } from "@weft/sdk";
 import { artifactsText, messageText, messageUrl } from "./message-text.js";
 import type { RemoteAgent } from "./remote-agent.js";
+import { NO_SESSION, type Conversation, type Conversations } from "./conversations.js";
 import { TaskFollower, type Settled } from "./task-follower.js";
-import { isTerminal, stateName, stateOf, statusKey } from "./task-state.js";
+import { failureText } from "./transport-failure.js";
+import { isSettled, isTerminal, stateName, stateOf, statusKey } from "./task-state.js";
 
 /** How long the cancel request after an abort may take; the caller has already been answered. */
 export const CANCEL_TIMEOUT_MS = 10_000;
@@ -16,34 +18,59 @@ export interface PendingTask {
   contextId: string;
 }
 
+/** What the model asked for in one call. */
+export interface AgentRequest {
+  /** The tool's name: conversations are kept per tool. */
+  tool: string;
+  task: string;
+  /** Leave this session's conversation with the agent and start another. */
+  newConversation: boolean;
+}
+
 /**
- * One tool call: sends `task` as a message (or, when the call re-runs with the host's answer, sends the
- * answer on the suspended task) and follows the task until it settles. An abort cancels the remote task.
+ * One tool call: sends `task` as a message in this session's conversation with the agent (continuing
+ * the task the agent left waiting for input, if any), or, when the call re-runs with the host's answer,
+ * sends the answer on the suspended task; then follows the task until it settles. An abort cancels the
+ * remote task.
  */
-export async function callAgent(agent: RemoteAgent, task: string, ctx: ToolContext): Promise<ToolResult> {
+export async function callAgent(agent: RemoteAgent, request: AgentRequest, ctx: ToolContext, conversations: Conversations): Promise<ToolResult> {
+  const sessionId = ctx.sessionId ?? NO_SESSION;
   let current: PendingTask | undefined;
   let settled = false;
   let step = 0;
-  const follower = new TaskFollower(agent.client, agent.streaming, ctx.signal, (snapshot) => {
+  const follower = new TaskFollower(agent, ctx.signal, (snapshot) => {
     current = { taskId: snapshot.id, contextId: snapshot.contextId };
     settled = isTerminal(snapshot);
     ctx.onProgress({ progress: ++step, message: progressMessage(snapshot) });
-  });
+  }, (message) => ctx.onProgress({ progress: step, message }));
+  const remember = (outcome: Settled): ToolResult => {
+    conversations.set(sessionId, request.tool, conversationAfter(outcome));
+    return resultOf(agent.name, outcome, follower.resumed);
+  };
   try {
-    if (!ctx.answer) return resultOf(agent.name, await follower.send(userMessage(task)));
+    if (!ctx.answer) {
+      let conversation = conversations.get(sessionId, request.tool);
+      if (request.newConversation && conversation) {
+        if (conversation.openTaskId) await cancelRemote(agent, conversation.openTaskId);
+        conversations.set(sessionId, request.tool, undefined);
+        conversation = undefined;
+      }
+      return remember(await sendInConversation(follower, request.task, conversation));
+    }
     const resumed = pendingTask(ctx.pending);
     if (!resumed) return errorResult(`${agent.name} cannot resume: the answer does not belong to a pending A2A task`);
     current = resumed;
     if (ctx.answer.action !== "accept") {
       await cancelRemote(agent, resumed.taskId);
+      conversations.set(sessionId, request.tool, { contextId: resumed.contextId });
       return errorResult(`${agent.name} was not answered (${ctx.answer.action}); its task was canceled`, { taskId: resumed.taskId });
     }
     // The task as it stands: it may have moved on (canceled, expired) while the host was answering.
     const before = await follower.current(resumed.taskId);
-    if (isTerminal(before)) return resultOf(agent.name, { kind: "task", task: before });
-    return resultOf(agent.name, await follower.send(userMessage(answerText(ctx.answer, ctx.pending), resumed), statusKey(before)));
+    if (isTerminal(before)) return remember({ kind: "task", task: before });
+    return remember(await follower.send(userMessage(answerText(ctx.answer, ctx.pending), resumed), statusKey(before)));
   } catch (error) {
-    if (!ctx.signal.aborted) return errorResult(`${agent.name} call failed: ${errorMessage(error)}`);
+    if (!ctx.signal.aborted) return errorResult(`${agent.name} call failed: ${failureText(error)}`, current ? { taskId: current.taskId } : undefined);
     if (current && !settled) await cancelRemote(agent, current.taskId);
     const task = current ? { taskId: current.taskId } : {};
     if (deadlinePassed(ctx.signal)) return errorResult(errorMessage(ctx.signal.reason), { timedOut: true, ...task });
@@ -51,15 +78,37 @@ export async function callAgent(agent: RemoteAgent, task: string, ctx: ToolConte
   }
 }
 
+/**
+ * The message goes into the session's context; when the agent left a task there waiting for input,
+ * it is the answer to that task (unless the task has ended meanwhile, or is gone).
+ */
+async function sendInConversation(follower: TaskFollower, task: string, conversation: Conversation | undefined): Promise<Settled> {
+  if (!conversation) return follower.send(userMessage(task));
+  const { contextId, openTaskId } = conversation;
+  if (openTaskId) {
+    const open = await follower.current(openTaskId).catch(() => undefined);
+    if (open && isSettled(open) && !isTerminal(open)) return follower.send(userMessage(task, { taskId: openTaskId, contextId }), statusKey(open));
+  }
+  return follower.send(userMessage(task, { taskId: "", contextId }));
+}
+
+/** What the next call in the session continues: the context, and the task if it waits for the caller. */
+function conversationAfter(outcome: Settled): Conversation | undefined {
+  if (outcome.kind === "message") return outcome.message.contextId ? { contextId: outcome.message.contextId } : undefined;
+  const { task } = outcome;
+  if (!task.contextId) return undefined;
+  return isSettled(task) && !isTerminal(task) ? { contextId: task.contextId, openTaskId: task.id } : { contextId: task.contextId };
+}
+
 /** The model reads the agent's own words: artifacts, else its last message; a failure says which and why. */
-export function resultOf(agentName: string, settled: Settled): ToolResult {
+export function resultOf(agentName: string, settled: Settled, resumed?: string): ToolResult {
   if (settled.kind === "message") {
     const text = messageText(settled.message);
-    return { output: text || `${agentName} replied without text`, metadata: { contextId: settled.message.contextId } };
+    return { output: text || `${agentName} replied without text`, metadata: { contextId: settled.message.contextId, ...(resumed ? { resumed } : {}) } };
   }
   const { task } = settled;
   const state = stateOf(task);
-  const metadata = { taskId: task.id, contextId: task.contextId, state: stateName(state) };
+  const metadata = { taskId: task.id, contextId: task.contextId, state: stateName(state), ...(resumed ? { resumed } : {}) };
   const said = messageText(task.status?.message);
   switch (state) {
     case TaskState.TASK_STATE_COMPLETED: {
@@ -107,7 +156,7 @@ function answerText(answer: PendingAnswer, pending: PendingRequest | undefined):
   return pending?.kind === "authorization" ? "Authorization completed." : "(no answer)";
 }
 
-function userMessage(text: string, task?: PendingTask): Message {
+function userMessage(text: string, task?: { taskId: string; contextId: string }): Message {
   return {
     messageId: randomUUID(),
     contextId: task?.contextId ?? "",

@@ -14,6 +14,22 @@ export const agentConfigSchema = Type.Object(
     ),
     timeout: Type.Optional(Type.Integer({ minimum: 1, description: `Time limit of one call in ms (default ${DEFAULT_CALL_TIMEOUT_MS})` })),
     cardTimeout: Type.Optional(Type.Integer({ minimum: 1, description: `Time limit of the card fetch in ms (default ${DEFAULT_CARD_TIMEOUT_MS})` })),
+    origins: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        description: "Origins the headers may be sent to, e.g. https://api.example.com (default: the card URL's origin)",
+      }),
+    ),
+    verify: Type.Optional(
+      Type.Object(
+        {
+          jwksUrl: Type.Optional(Type.String({ minLength: 1, description: "JWKS URL with the keys the card must be signed with" })),
+          keys: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1, description: "Public keys (JWK) the card must be signed with" })),
+          required: Type.Optional(Type.Boolean({ description: "Refuse an unsigned card (a badly signed one is always refused)" })),
+        },
+        { additionalProperties: false, description: "Verify the card's JWS signature" },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

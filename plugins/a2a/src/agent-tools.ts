@@ -2,11 +2,21 @@ import { Arguments, WeftError, errorMessage, errorResult, objectSchema, sanitize
 import type { Logger, Tool } from "@weft/sdk";
 import type { AgentConfig } from "./agent-config.js";
 import { callAgent } from "./agent-call.js";
+import { Conversations } from "./conversations.js";
 import { connectAgent, prepareAgents, type PreparedAgent, type RemoteAgent } from "./remote-agent.js";
 
 export const TASK_ARGUMENT_DESCRIPTION = "The task for the agent, in plain language, with everything it needs to know";
 
-const TASK_INPUT_SCHEMA = objectSchema().string("task", TASK_ARGUMENT_DESCRIPTION, true).build();
+export const NEW_CONVERSATION_ARGUMENT_DESCRIPTION = "true to start a new conversation with the agent instead of continuing this session's";
+
+/** Appended to every skill's description: the model must know the agent remembers, and how to make it forget. */
+export const CONVERSATION_SENTENCE =
+  "Calls in one session continue one conversation with this agent: it remembers earlier calls, and a question it asked is answered by your next call; set new_conversation to true to start afresh.";
+
+const TASK_INPUT_SCHEMA = objectSchema()
+  .string("task", TASK_ARGUMENT_DESCRIPTION, true)
+  .boolean("new_conversation", NEW_CONVERSATION_ARGUMENT_DESCRIPTION)
+  .build();
 
 export interface LoadAgentsOptions {
   /** Where unreachable cards are reported; stderr by default. */
@@ -15,6 +25,8 @@ export interface LoadAgentsOptions {
   signal?: AbortSignal;
   /** ms the whole load may take; past it the load fails with DEADLINE_EXCEEDED naming the agents not loaded. */
   deadline?: number;
+  /** Where the tools keep each session's remote conversations; in memory by default. */
+  conversations?: Conversations;
 }
 
 export interface ResolveAgentsOptions extends LoadAgentsOptions {
@@ -42,21 +54,29 @@ export async function loadAgentTools(agents: readonly PreparedAgent[], options: 
   try {
     if (signal.aborted) snapshot();
     const loads = await Promise.all(
-      agents.map(async (agent): Promise<{ remote?: RemoteAgent; warning?: string }> => {
+      agents.map(async (agent): Promise<{ remote?: RemoteAgent; warnings: string[] }> => {
+        const warnings: string[] = [];
+        const warn = (text: string) => warnings.push(`A2A agent ${agent.label}: ${text}`);
         try {
-          const remote = await connectAgent(agent, signal, logger);
-          return remote.card.skills.length > 0 ? { remote } : { warning: `A2A agent ${agent.label}: its card lists no skills; it contributes no tools` };
+          const remote = await connectAgent(agent, signal, logger, warn);
+          if (remote.card.skills.length > 0) return { remote, warnings };
+          warn("its card lists no skills; it contributes no tools");
         } catch (error) {
-          return { warning: `A2A agent ${agent.label}: could not load its card: ${errorMessage(error)}; it contributes no tools` };
+          warn(`could not load its card: ${errorMessage(error)}; it contributes no tools`);
         } finally {
           loading.delete(agent);
         }
+        return { warnings };
       }),
     );
     if (signal.aborted) throw loadStopped(options, unfinished);
     // Reported in config order once all are done, so the same config gives the same lines.
-    for (const { warning } of loads) if (warning) logger.warn(warning);
-    return agentTools(loads.flatMap(({ remote }) => (remote ? [remote] : [])));
+    for (const { warnings } of loads) for (const warning of warnings) logger.warn(warning);
+    const remotes = distinctNames(
+      loads.flatMap(({ remote }, index) => (remote ? [{ remote, label: agents[index]?.label ?? remote.name }] : [])),
+      logger,
+    );
+    return agentTools(remotes, options.conversations ?? new Conversations());
   } finally {
     signal.removeEventListener("abort", snapshot);
   }
@@ -71,23 +91,44 @@ function loadStopped(options: LoadAgentsOptions, unfinished: string[]): WeftErro
   );
 }
 
+/** Two agents with one name would share a source id and a tool prefix: the later one gets a stable suffix, with a warning. */
+function distinctNames(loaded: { remote: RemoteAgent; label: string }[], logger: Logger): RemoteAgent[] {
+  const taken = new Set<string>();
+  const first = new Map<string, string>();
+  return loaded.map(({ remote, label }) => {
+    const name = sanitizeToolName(remote.name, taken);
+    taken.add(name);
+    if (name === remote.name) {
+      first.set(name, label);
+      return remote;
+    }
+    logger.warn(`A2A agent ${label}: its name ${remote.name} is taken by ${first.get(remote.name)}; its tools are named ${name}__*. Set name: in its config to choose one`);
+    return { ...remote, name };
+  });
+}
+
 /** One tool per skill, named `<agent>__<skill>`, in config order then card order; names unique across the batch. */
-export function agentTools(agents: readonly RemoteAgent[]): Tool[] {
+export function agentTools(agents: readonly RemoteAgent[], conversations: Conversations): Tool[] {
   const taken = new Set<string>();
   return agents.flatMap((agent) =>
-    agent.card.skills.map(
-      (skill): Tool => ({
-        name: sanitizeToolName(`${agent.name}__${skill.id || skill.name}`, taken),
-        description: skill.description || skill.name || skill.id,
+    agent.card.skills.map((skill): Tool => {
+      const name = sanitizeToolName(`${agent.name}__${skill.id || skill.name}`, taken);
+      return {
+        name,
+        description: `${skill.description || skill.name || skill.id} ${CONVERSATION_SENTENCE}`,
         inputSchema: structuredClone(TASK_INPUT_SCHEMA),
         source: { kind: "a2a", id: agent.name },
         annotations: { title: skill.name || skill.id, openWorldHint: true },
         timeoutMs: agent.timeoutMs,
         execute: async (args, ctx) => {
-          const task = new Arguments(args).getString("task");
-          return task.ok ? callAgent(agent, task.value, ctx) : errorResult(task.error);
+          const read = new Arguments(args);
+          const task = read.getString("task");
+          if (!task.ok) return errorResult(task.error);
+          const fresh = read.getBoolOr("new_conversation", false);
+          if (!fresh.ok) return errorResult(fresh.error);
+          return callAgent(agent, { tool: name, task: task.value, newConversation: fresh.value }, ctx, conversations);
         },
-      }),
-    ),
+      };
+    }),
   );
 }

@@ -1,7 +1,11 @@
 import type { Artifact, Message, Part } from "@a2a-js/sdk";
 
-/** The text of parts as the model reads it: text verbatim, data as JSON, files by reference. */
+/** The text of parts as the model reads it: text verbatim, data as JSON, files by reference; one line each. */
 export function partsText(parts: readonly Part[] | undefined): string {
+  return partTexts(parts).join("\n");
+}
+
+function partTexts(parts: readonly Part[] | undefined): string[] {
   return (parts ?? [])
     .map((part) => {
       const content = part.content;
@@ -18,18 +22,21 @@ export function partsText(parts: readonly Part[] | undefined): string {
           return "";
       }
     })
-    .filter((text) => text.length > 0)
-    .join("\n");
+    .filter((text) => text.length > 0);
 }
 
 export function messageText(message: Message | undefined): string {
   return partsText(message?.parts);
 }
 
-/** Every artifact's text, in order, separated by a blank line. */
+/**
+ * Every artifact's text, in order, separated by a blank line. Within an artifact, text parts that follow
+ * each other are joined exactly as sent: an agent that streams an artifact appends it in chunks, and
+ * both the stream and the stored task keep each chunk as a part (a boundary may fall inside a word).
+ */
 export function artifactsText(artifacts: readonly Artifact[] | undefined): string {
   return (artifacts ?? [])
-    .map((artifact) => partsText(artifact.parts))
+    .map((artifact) => artifactText(artifact.parts))
     .filter((text) => text.length > 0)
     .join("\n\n");
 }
@@ -38,4 +45,20 @@ export function artifactsText(artifacts: readonly Artifact[] | undefined): strin
 export function messageUrl(message: Message | undefined): string | undefined {
   for (const part of message?.parts ?? []) if (part.content?.$case === "url") return part.content.value;
   return undefined;
+}
+
+function artifactText(parts: readonly Part[]): string {
+  const lines: string[] = [];
+  let text: string | undefined;
+  for (const part of parts) {
+    if (part.content?.$case === "text") {
+      text = (text ?? "") + part.content.value;
+      continue;
+    }
+    if (text) lines.push(text);
+    text = undefined;
+    lines.push(...partTexts([part]));
+  }
+  if (text) lines.push(text);
+  return lines.join("\n");
 }

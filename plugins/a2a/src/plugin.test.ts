@@ -3,7 +3,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { isWeftError, memoryLogger, type ToolProgress } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import a2aPlugin, { agent, resolveAgentTools, TASK_ARGUMENT_DESCRIPTION } from "./index.js";
+import a2aPlugin, { agent, NEW_CONVERSATION_ARGUMENT_DESCRIPTION, resolveAgentTools, TASK_ARGUMENT_DESCRIPTION } from "./index.js";
 import { startAgentServer, startHttpServer, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";
 
 async function helper(turn: Turn): Promise<void> {
@@ -18,9 +18,16 @@ async function helper(turn: Turn): Promise<void> {
 
 const TASK_SCHEMA = {
   type: "object",
-  properties: { task: { type: "string", description: TASK_ARGUMENT_DESCRIPTION } },
+  properties: {
+    task: { type: "string", description: TASK_ARGUMENT_DESCRIPTION },
+    new_conversation: { type: "boolean", description: NEW_CONVERSATION_ARGUMENT_DESCRIPTION },
+  },
   required: ["task"],
 };
+
+/** Pinned here, not imported: the model reads it. */
+const CONVERSATION =
+  "Calls in one session continue one conversation with this agent: it remembers earlier calls, and a question it asked is answered by your next call; set new_conversation to true to start afresh.";
 
 describe("@weft/plugin-a2a", () => {
   let research: AgentServer;
@@ -77,10 +84,10 @@ describe("@weft/plugin-a2a", () => {
     try {
       const tools = kernel.tools.list().map(({ name, description, inputSchema, source, timeoutMs }) => ({ name, description, inputSchema, source, timeoutMs }));
       expect(tools).toEqual([
-        { name: "Research_Agent__cite", description: "Formats a citation", inputSchema: TASK_SCHEMA, source: { kind: "a2a", id: "Research_Agent" }, timeoutMs: 300_000 },
+        { name: "Research_Agent__cite", description: `Formats a citation ${CONVERSATION}`, inputSchema: TASK_SCHEMA, source: { kind: "a2a", id: "Research_Agent" }, timeoutMs: 300_000 },
         {
           name: "Research_Agent__web_search",
-          description: "Searches the web and summarises what it finds",
+          description: `Searches the web and summarises what it finds ${CONVERSATION}`,
           inputSchema: TASK_SCHEMA,
           source: { kind: "a2a", id: "Research_Agent" },
           timeoutMs: 300_000,
@@ -107,12 +114,18 @@ describe("@weft/plugin-a2a", () => {
     ]);
   });
 
-  it("keeps tool names unique across agents that share a name", async () => {
-    const tools = await resolveAgentTools([{ card: research.cardUrl }, { card: research.cardUrl }], { logger: memoryLogger() });
-    const names = tools.map((tool) => tool.name);
-    expect(names.slice(0, 2)).toEqual(["Research_Agent__web_search", "Research_Agent__cite"]);
-    expect(names[2]).toMatch(/^Research_Agent__web_search_[0-9a-f]{6}$/);
-    expect(names[3]).toMatch(/^Research_Agent__cite_[0-9a-f]{6}$/);
+  it("gives agents whose cards share a name distinct source ids and tool names, with a warning", async () => {
+    const logger = memoryLogger();
+    const tools = await resolveAgentTools([{ card: research.cardUrl }, { card: `${research.origin}/` }], { logger });
+    expect(tools.map((tool) => [tool.name, tool.source?.id])).toEqual([
+      ["Research_Agent__web_search", "Research_Agent"],
+      ["Research_Agent__cite", "Research_Agent"],
+      ["Research_Agent_e7afbf__web_search", "Research_Agent_e7afbf"],
+      ["Research_Agent_e7afbf__cite", "Research_Agent_e7afbf"],
+    ]);
+    expect(logger.warnings()).toEqual([
+      `A2A agent ${research.origin}/: its name Research_Agent is taken by ${research.cardUrl}; its tools are named Research_Agent_e7afbf__*. Set name: in its config to choose one`,
+    ]);
   });
 
   it("sends the headers, with ${VAR} expanded from the environment, on the card fetch and on every call", async () => {

@@ -3,6 +3,7 @@ import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
+import { Conversations } from "./conversations.js";
 import { prepareAgents } from "./remote-agent.js";
 
 export const A2A_PLUGIN_NAME = "@weft/plugin-a2a";
@@ -13,6 +14,8 @@ export const a2aPluginOptions = Type.Object(
     deadline: Type.Optional(Type.Integer({ minimum: 1, description: "ms loading every card may take; past it loading fails naming the agents not loaded" })),
     /** Aborts loading the cards (code only: the toolkit passes its load's signal). */
     signal: Type.Optional(Type.Unsafe<AbortSignal>({})),
+    /** Where the tools keep each session's remote conversations (code only: a host that stores sessions passes its own). */
+    conversations: Type.Optional(Type.Unsafe<Conversations>({})),
   },
   { additionalProperties: false },
 );
@@ -24,10 +27,11 @@ export const a2aPlugin = definePlugin({
     // Before any fetch: a missing ${VAR} is a setup error naming it.
     const agents = prepareAgents(options.agents, process.env);
     const closing = new AbortController();
+    const conversations = options.conversations ?? new Conversations();
     const running = new Set<Promise<ToolResult>>();
     api.hooks.tools.tap(async (registrar) => {
       const signal = options.signal ? AbortSignal.any([closing.signal, options.signal]) : closing.signal;
-      const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal });
+      const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal, conversations });
       for (const tool of tools) registrar.add(untilClosed(tool));
     });
     // Closing aborts the calls in flight, which cancels their remote tasks, and waits for that.

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
-import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type Message, type Part, type Task } from "@a2a-js/sdk";
+import express, { type RequestHandler } from "express";
+import { A2A_PROTOCOL_VERSION, Role, TaskState, type AgentCard, type AgentCardSignatureGenerator, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
@@ -19,6 +19,10 @@ export interface Turn {
   start(): void;
   status(state: TaskState, text?: string, extraParts?: Part[]): void;
   artifact(name: string, text: string): void;
+  /** Publishes an artifact made of these parts (text, data, files). */
+  artifactParts(name: string, parts: Part[]): void;
+  /** Publishes one chunk of a streamed artifact (`append` adds it to the artifact with that id). */
+  chunk(artifactId: string, text: string, append: boolean, lastChunk: boolean): void;
   /** Answers with a message and no task. */
   reply(text: string): void;
   /** Settles when the client cancels this task (the canceled status is already published). */
@@ -37,6 +41,14 @@ export interface AgentServerOptions {
   streaming: boolean;
   /** Speak only A2A v0.3, as the many agents built on older SDKs do: a v0.3 card and v0.3 JSON-RPC. */
   legacy?: boolean;
+  /** What the card says callers must authenticate with. */
+  security?: Pick<AgentCard, "securitySchemes" | "securityRequirements">;
+  /** Skills only the authenticated extended card lists (the card then offers one). */
+  extendedSkills?: SkillSpec[];
+  /** Signs the card the server serves. */
+  sign?: AgentCardSignatureGenerator;
+  /** Express handlers that see A2A calls (`/a2a/jsonrpc`) first, with the JSON-RPC body parsed: to refuse or cut them. */
+  intercept?: RequestHandler[];
   run(turn: Turn): Promise<void> | void;
 }
 
@@ -141,6 +153,28 @@ class ScriptedExecutor implements AgentExecutor {
             metadata: undefined,
           }),
         ),
+      artifactParts: (name, parts) =>
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId: randomUUID(), name, description: "", parts, metadata: undefined, extensions: [] },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        ),
+      chunk: (artifactId, said, append, lastChunk) =>
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId, name: "chunked", description: "", parts: [textPart(said)], metadata: undefined, extensions: [] },
+            append,
+            lastChunk,
+            metadata: undefined,
+          }),
+        ),
       reply: (said) => bus.publish(AgentEvent.message(agentMessage([textPart(said)], "", contextId))),
     };
     try {
@@ -149,6 +183,14 @@ class ScriptedExecutor implements AgentExecutor {
       this.#running.delete(taskId);
     }
   };
+}
+
+/** A caller with a bearer token counts as authenticated (the extended card is for them); the agent checks nothing else. */
+const bearerUser = async (req: express.Request) =>
+  req.headers.authorization?.startsWith("Bearer ") ? { isAuthenticated: true, userName: "bearer" } : UserBuilder.noAuthentication();
+
+function cardSkill(skill: SkillSpec): AgentCard["skills"][number] {
+  return { ...skill, tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] };
 }
 
 /** A real A2A server (the sdk's request handler over JSON-RPC, on express) on 127.0.0.1. */
@@ -169,22 +211,32 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: options.legacy ? "0.3" : A2A_PROTOCOL_VERSION }],
     provider: undefined,
     version: "1.0.0",
-    capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
+    capabilities: { streaming: options.streaming, pushNotifications: false, extensions: [], extendedAgentCard: options.extendedSkills !== undefined },
+    securitySchemes: options.security?.securitySchemes ?? {},
+    securityRequirements: options.security?.securityRequirements ?? [],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: options.skills.map((skill) => ({ ...skill, tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] })),
+    skills: options.skills.map(cardSkill),
     signatures: [],
   };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ScriptedExecutor(state, options.run));
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    new ScriptedExecutor(state, options.run),
+    undefined,
+    undefined,
+    undefined,
+    options.extendedSkills ? { ...card, skills: [...card.skills, ...options.extendedSkills.map(cardSkill)] } : undefined,
+    options.sign,
+  );
   if (options.legacy) {
     // A v0.3 server serves its v0.3 card whatever version the client announces.
     app.use("/.well-known/agent-card.json", (req, _res, next) => ((req.headers["a2a-version"] = "0.3"), next()), legacyAgentCardRouter({ agentCardProvider: requestHandler }));
   } else {
     app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
   }
-  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: options.legacy === true } }));
+  if (options.intercept) app.use("/a2a/jsonrpc", express.json(), ...options.intercept);
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: bearerUser, legacyCompat: { enabled: options.legacy === true } }));
   return {
     origin,
     cardUrl: `${origin}/.well-known/agent-card.json`,
@@ -192,8 +244,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     messages: state.messages,
     cancels: state.cancels,
     nextCancel: () => new Promise((resolve) => state.onCancel.push(resolve)),
+    // Closing twice is fine: a test may take the agent down on purpose.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -1,0 +1,129 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { TaskState } from "@a2a-js/sdk";
+import { memoryLogger, type Kernel } from "@weft/sdk";
+import { createTestKernel } from "@weft/sdk/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import a2aPlugin, { Conversations } from "./index.js";
+import { startAgentServer, type AgentServer, type AgentServerOptions, type Turn } from "./test-fixtures/agent-server.js";
+import { startLegacyAgentServer } from "./test-fixtures/legacy-agent-server.js";
+
+/** An agent that remembers what was said in each context, and asks a question it needs answered. */
+function rememberingAgent(): (turn: Turn) => Promise<void> {
+  const said = new Map<string, string[]>();
+  return async (turn) => {
+    if (turn.task) {
+      turn.start();
+      turn.artifact("answer", `Booked for ${turn.text}`);
+      turn.status(TaskState.TASK_STATE_COMPLETED);
+      return;
+    }
+    if (turn.text === "book a table") {
+      turn.start();
+      turn.status(TaskState.TASK_STATE_INPUT_REQUIRED, "For how many?");
+      return;
+    }
+    const heard = [...(said.get(turn.contextId) ?? []), turn.text];
+    said.set(turn.contextId, heard);
+    turn.reply(`So far: ${heard.join(", ")}`);
+  };
+}
+
+const TOOL = "Memo_Agent__chat";
+const say = (task: string, extra: Record<string, unknown> = {}) => ({ name: TOOL, arguments: { task, ...extra } });
+
+describe.each([
+  { peer: "@a2a-js/sdk 1.3.0", start: startAgentServer },
+  { peer: "@a2a-js/sdk 0.3.14", start: startLegacyAgentServer },
+])("conversations with a $peer agent", ({ start }) => {
+  let server: AgentServer;
+  let conversations: Conversations;
+  let kernel: Kernel;
+  const options = (): AgentServerOptions => ({
+    name: "Memo Agent",
+    streaming: true,
+    skills: [{ id: "chat", name: "Chat", description: "Talks" }],
+    run: rememberingAgent(),
+  });
+
+  beforeAll(async () => {
+    server = await start(options());
+    conversations = new Conversations();
+    kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations }]], { logger: memoryLogger() });
+  });
+
+  afterAll(async () => {
+    await kernel?.close();
+    await server?.close();
+  });
+
+  it("continues one remote context across three calls in a session", async () => {
+    const session = { sessionId: "three-calls" };
+    expect((await kernel.execute(say("apples"), session)).output).toBe("So far: apples");
+    expect((await kernel.execute(say("pears"), session)).output).toBe("So far: apples, pears");
+    expect((await kernel.execute(say("plums"), session)).output).toBe("So far: apples, pears, plums");
+    const contexts = new Set(server.messages.slice(-3).map((message) => message.contextId));
+    expect(contexts.size).toBe(1);
+    expect(conversations.session("three-calls")).toEqual({ [TOOL]: { contextId: [...contexts][0] } });
+  });
+
+  it("keeps sessions apart, and starts afresh on new_conversation", async () => {
+    await kernel.execute(say("red"), { sessionId: "a" });
+    expect((await kernel.execute(say("blue"), { sessionId: "b" })).output).toBe("So far: blue");
+    expect((await kernel.execute(say("green"), { sessionId: "a" })).output).toBe("So far: red, green");
+    expect((await kernel.execute(say("white", { new_conversation: true }), { sessionId: "a" })).output).toBe("So far: white");
+    expect((await kernel.execute(say("black"), { sessionId: "a" })).output).toBe("So far: white, black");
+  });
+
+  it("continues the task the agent left waiting for input with the next call, not a new one", async () => {
+    const session = { sessionId: "booking" };
+    const asked = await kernel.execute(say("book a table"), session);
+    expect(asked.output).toBe("Memo_Agent needs input: For how many?");
+    const { taskId, contextId } = asked.pending?.data as { taskId: string; contextId: string };
+    const answered = await kernel.execute(say("four"), session);
+    expect(answered.output).toBe("Booked for four");
+    expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
+    expect(server.messages.at(-1)).toMatchObject({ taskId, contextId });
+    expect(conversations.session("booking")).toEqual({ [TOOL]: { contextId } });
+  });
+
+  it("continues the conversation from its JSON after a restart", async () => {
+    await kernel.execute(say("one"), { sessionId: "restart" });
+    const stored = JSON.stringify(conversations.session("restart"));
+    const restored = new Conversations();
+    restored.restore("restart", JSON.parse(stored));
+    const again = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations: restored }]], { logger: memoryLogger() });
+    try {
+      expect((await again.execute(say("two"), { sessionId: "restart" })).output).toBe("So far: one, two");
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe("a conversation across processes", () => {
+  const run = promisify(execFile);
+  const fixture = fileURLToPath(new URL("./test-fixtures/conversation-process.mjs", import.meta.url));
+  // The built plugin (npm test builds every package first): each call runs in a node process of its own.
+  const plugin = new URL("../dist/index.js", import.meta.url).href;
+
+  it("continues in a new process from the session's stored JSON", async () => {
+    const server = await startAgentServer({ name: "Memo Agent", streaming: false, skills: [{ id: "chat", name: "Chat", description: "Talks" }], run: rememberingAgent() });
+    try {
+      const call = async (task: string, stored: string) => {
+        const { stdout } = await run(process.execPath, [fixture, plugin, server.cardUrl, task, stored], { timeout: 30_000 });
+        return JSON.parse(stdout) as { output: string; session: Record<string, unknown> };
+      };
+      const first = await call("one", "{}");
+      expect(first.output).toBe("So far: one");
+      const second = await call("two", JSON.stringify(first.session));
+      expect(second.output).toBe("So far: one, two");
+      const third = await call("three", JSON.stringify(second.session));
+      expect(third.output).toBe("So far: one, two, three");
+      expect(new Set(server.messages.map((message) => message.contextId)).size).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
