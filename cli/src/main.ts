@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { isAbortError, isWeftError } from "@weft/sdk";
 import { parseArgsOptions, UsageError, type Command, type CommandIO, type FlagSpecs, type FlagValues } from "./command.js";
 import { commandHelp, overviewHelp } from "./command-help.js";
 import { COMMANDS, type CommandEntry } from "./commands.js";
 import { cliVersion } from "./version.js";
+import type { WeftError } from "@weft/sdk";
 
 /** Exit codes: 0 success, 1 failure, 2 a usage mistake, 130 interrupted by Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -52,15 +52,25 @@ async function runCommand(entry: CommandEntry, command: Command, argv: string[],
     const code = await command.run({ values: parsed.values as FlagValues<FlagSpecs>, positionals: parsed.positionals }, io);
     return controller.signal.aborted ? EXIT_INTERRUPTED : code;
   } catch (error) {
+    // The sdk is imported here, on the error path only: `weft --help` and friends start without it.
+    const { isAbortError, isWeftError } = await import("@weft/sdk");
     if (controller.signal.aborted && isAbortError(error)) return EXIT_INTERRUPTED;
-    return reportError(error, entry, command, json, io);
+    return reportError(error, { entry, command, json, io, isWeftError });
   } finally {
     process.off("SIGINT", onInterrupt);
   }
 }
 
 /** Text for people (with the usage after a usage mistake), or one JSON object `{code, message}` under `--json`. */
-function reportError(error: unknown, entry: CommandEntry, command: Command, json: boolean, io: CommandIO): number {
+interface ErrorReport {
+  entry: CommandEntry;
+  command: Command;
+  json: boolean;
+  io: CommandIO;
+  isWeftError: (error: unknown) => error is WeftError;
+}
+
+function reportError(error: unknown, { entry, command, json, io, isWeftError }: ErrorReport): number {
   const usage = error instanceof UsageError;
   const code = usage ? "USAGE" : isWeftError(error) ? error.code : "INTERNAL";
   const message = error instanceof Error ? error.message : String(error);
