@@ -84,4 +84,36 @@ describe("weft on a terminal", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("in chat, prints a tool's question after the pending log lines, with its prompt last", async () => {
+    const server = await startScriptedServer();
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-chat-tty-")));
+    try {
+      await writeFile(
+        path.join(dir, "weft.config.yaml"),
+        `model: openai-compatible/local-model\nbuiltins: { tools: { bash: false, webfetch: false } }\nplugins:\n  - openrouter: { compatible: { baseUrl: "${server.url}/v1", contextWindow: 32000, maxRetries: 0 } }\n`,
+      );
+      const stream = (delta: object, finish: string) =>
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\ndata: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\ndata: [DONE]\n\n`;
+      const question = { tool_calls: [{ index: 0, id: "call_0", type: "function", function: { name: "question", arguments: '{"question":"Which city?"}' } }] };
+      const sse = { "content-type": "text/event-stream" };
+      server.reply({ headers: sse, body: stream(question, "tool_calls") }, { headers: sse, body: stream({ content: "Paris it is." }, "stop") });
+      const terminal = onTerminal(dir, weftLine("chat"));
+      await until(() => terminal.output().includes("you> "), "the chat prompt");
+      terminal.type("plan my trip\r");
+      await until(() => terminal.output().includes("question asks"), "the question");
+      await until(() => terminal.output().endsWith("> "), "the answer prompt");
+      const screen = terminal.output();
+      expect(screen.indexOf("waits for the user (question): Which city?")).toBeLessThan(screen.indexOf("question asks: Which city?"));
+      expect(screen.endsWith("question asks: Which city?\r\n> ")).toBe(true);
+      terminal.type("Paris\r");
+      await until(() => terminal.output().includes("Paris it is."), "the answer");
+      terminal.type("/exit\r");
+      expect(await terminal.exited).toBe(0);
+      expect(server.requests[1]?.json().messages.at(-1)).toMatchObject({ role: "tool", content: "Paris" });
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -19,10 +19,16 @@ export default defineCommand({
   async run({ values }, io) {
     const lines = new LineReader(process.stdin, io.stderr, isTerminal(io.stderr) && process.stdin.isTTY === true);
     const renderer = textRenderer(io);
+    // The turn's events reach the renderer through the stream's consumer, a step behind the loop that
+    // asks: one turn of the event loop lets it print them before the question goes up.
+    const settle = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      renderer.finish();
+    };
     const session = await openAgentSession({
       cwd: io.cwd,
       flags: values,
-      waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text)),
+      waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text), settle),
       feedback: mcpProgress(io),
     });
     let running: AbortController | undefined;
