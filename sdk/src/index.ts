@@ -28,3 +28,4 @@ export * from "./provider-settings.js";
 export * from "./provider-model.js";
 export * from "./reply-builder.js";
 export * from "./stream-collector.js";
+export * from "./env-expansion.js";
