@@ -4,7 +4,7 @@
 // Usage: node scripts/tarball-install.mjs <tarball folder>. Exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runnableBlocks } from "./readme-blocks.mjs";
@@ -53,6 +53,22 @@ try {
   sh("npm", ["install", "--no-audit", "--no-fund", tarball("weft-sdk"), tarball("weft-core")], pack);
   assert.match(sh("npm", ["test"], pack), /1 passed/);
   sh("npm", ["pack", "--dry-run"], pack);
+  // @weft/core alone: what is missing is named all at once, with the exact packages to install.
+  const bare = path.join(app, "core-alone");
+  mkdirSync(bare);
+  writeFileSync(path.join(bare, "package.json"), `${JSON.stringify({ name: "weft-core-alone", private: true, type: "module" }, null, 2)}\n`);
+  sh("npm", ["install", "--no-audit", "--no-fund", tarball("weft-sdk"), tarball("weft-core")], bare);
+  const probe = `import { createKernel, createToolkit } from "@weft/core";
+const failure = (promise) => promise.then(() => "no error", (error) => error.message);
+console.log(await failure(createToolkit()));
+console.log(await failure(createKernel().createModel("anthropic/claude-sonnet-4-5")));
+`;
+  writeFileSync(path.join(bare, "probe.mjs"), probe);
+  assert.equal(
+    sh("node", ["probe.mjs"], bare),
+    "4 plugins are not installed: @weft/plugin-shell, @weft/plugin-files, @weft/plugin-web, @weft/plugin-coding. Install them: npm install @weft/plugin-shell @weft/plugin-files @weft/plugin-web @weft/plugin-coding\n" +
+      'provider "anthropic" needs its plugin, which is not installed. Install it: npm install @weft/plugin-anthropic\n',
+  );
   console.log(`tarball install: ok (${all.length} tarballs, project ${app})`);
 } finally {
   rmSync(app, { recursive: true, force: true });
