@@ -19,7 +19,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["{sdk,core,cli,plugins/*,examples/*,integration}/src/**/*.test.ts"],
+    include: ["{sdk,core,cli,plugins/*,examples/*,integration}/src/**/*.test.ts", "scripts/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

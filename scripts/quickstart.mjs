@@ -62,7 +62,7 @@ const key = keys[model?.split("/")[0]];
 heading("weft run");
 if (key && process.env[key]) {
   const task = "Read workspace/CHANGELOG.md and draft release notes with the release-notes skill.";
-  const run = spawnSync(process.execPath, [`${root}cli/dist/main.js`, "run", task], { cwd: projectDir, stdio: "inherit" });
+  const run = spawnSync(process.execPath, [`${root}cli/bin/weft.js`, "run", task], { cwd: projectDir, stdio: "inherit" });
   if (run.status !== 0) process.exitCode = run.status ?? 1;
 } else {
   console.log(`set ${key ?? "a provider key"} to run an agent on ${model}: cd examples/quickstart && npx weft run "<prompt>"`);

@@ -1,13 +1,15 @@
 import { createAgent, loadProject, type Agent, type Project } from "@weft/core";
 import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
-import { UsageError } from "./command.js";
+import { UsageError, type FlagSpecs } from "./command.js";
+import { CONFIG_FLAG } from "./common-flags.js";
 
-/** The flags `weft run` and `weft chat` share, for `parseFlags`. */
+/** The flags `weft run` and `weft chat` share. */
 export const AGENT_FLAGS = {
-  model: { type: "string" },
-  effort: { type: "string" },
-  "max-iterations": { type: "string" },
-} as const;
+  ...CONFIG_FLAG,
+  model: { type: "string", value: "provider/model", description: "the model to run (default: model: in weft.config.yaml)" },
+  effort: { type: "string", value: EFFORTS.join("|"), description: "how hard the model thinks (default: effort: in weft.config.yaml)" },
+  "max-iterations": { type: "string", value: "<n>", description: "stop after n model calls (0: no limit)" },
+} as const satisfies FlagSpecs;
 
 /** The parsed values of AGENT_FLAGS (and `--config`). */
 export interface AgentFlagValues {

@@ -24,6 +24,7 @@ import type { TSchema } from "typebox";
 import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
 import type { TapRecord } from "./hook-point.js";
 import { HookSet, failingLoudly, kernelContext } from "./hook-set.js";
+import { importProviderPlugin } from "./provider-autoload.js";
 import { PluginOptionsError } from "./plugin-options-error.js";
 import { withDefaults } from "./schema-defaults.js";
 import { unknownOptions } from "./unknown-options.js";
@@ -192,12 +193,19 @@ class WeftKernel implements Kernel {
     if (!spec) {
       throw new WeftError("MODEL_INVALID", `invalid model "${String(ref)}": write it as provider/model, e.g. anthropic/claude-sonnet-4-5`);
     }
-    const provider = this.#providers.get(spec.provider)?.at(-1);
+    let provider = this.#providers.get(spec.provider)?.at(-1);
+    const autoload = provider ? {} : await importProviderPlugin(spec.provider, this.#baseDir);
+    if (autoload.plugin) {
+      await this.use(autoload.plugin, undefined, autoload.from);
+      provider = this.#providers.get(spec.provider)?.at(-1);
+    }
     if (!provider) {
       const known = this.providers();
       throw new WeftError(
         "PROVIDER_UNKNOWN",
-        `unknown provider "${spec.provider}"; registered providers: ${known.length ? known.join(", ") : "(none)"}. Enable its plugin in weft.config.yaml (plugins: [${spec.provider}])`,
+        autoload.missing
+          ? `provider "${spec.provider}" needs its plugin, which is not installed. Install it: npm install ${autoload.missing}`
+          : `unknown provider "${spec.provider}"; registered providers: ${known.length ? known.join(", ") : "(none)"}. Enable the plugin that provides it (plugins: in weft.config.yaml, or createToolkit({ plugins }))`,
       );
     }
     return provider.createModel({ ...spec });

@@ -31,3 +31,4 @@ export * from "./content-parts.js";
 export * from "./model-capabilities.js";
 export * from "./stream-collector.js";
 export * from "./secret-redaction.js";
+export * from "./env-expansion.js";

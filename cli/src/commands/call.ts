@@ -1,13 +1,14 @@
 import { loadProject } from "@weft/core";
-import { UsageError, type Command } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { defineCommand, UsageError } from "../command.js";
+import { CONFIG_FLAG } from "../common-flags.js";
+import { mcpProgress } from "../terminal/mcp-progress.js";
 
-export const callCommand: Command = {
-  name: "call",
-  summary: "run one tool through the execute path and print its result (exit 1 on an error result)",
-  usage: "weft call <tool> '<json arguments>' [--config <file>] [--timeout <ms>]",
-  async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { timeout: { type: "string" } });
+export default defineCommand({
+  usage: "call <tool> ['<json arguments>'] [options]",
+  flags: { ...CONFIG_FLAG, timeout: { type: "string", value: "<ms>", description: "the tool's time limit (default: the tool's own)" } },
+  examples: [`weft call read '{"path": "README.md", "limit": 5}'`, "weft call memory__read_graph --timeout 5000"],
+  interrupt: "abort",
+  async run({ values, positionals }, io) {
     const [name, json = "{}"] = positionals;
     if (!name) throw new UsageError("name the tool to call");
     let args: unknown;
@@ -19,12 +20,9 @@ export const callCommand: Command = {
     if (typeof args !== "object" || args === null || Array.isArray(args)) throw new UsageError("the arguments must be a JSON object");
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError("--timeout must be a positive number of milliseconds");
-    const project = await loadProject({ cwd: io.cwd, config: values.config });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once("SIGINT", interrupt);
+    const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {
-      const result = await project.kernel.execute({ name, arguments: args as Record<string, unknown> }, { signal: controller.signal, timeoutMs });
+      const result = await project.kernel.execute({ name, arguments: args as Record<string, unknown> }, { signal: io.signal, timeoutMs });
       if (result.pending) {
         io.stdout.write(`pending ${result.pending.kind}: ${result.pending.message}\n`);
         return 2;
@@ -33,8 +31,7 @@ export const callCommand: Command = {
       stream.write(result.output.endsWith("\n") ? result.output : `${result.output}\n`);
       return result.isError ? 1 : 0;
     } finally {
-      process.off("SIGINT", interrupt);
       await project.kernel.close();
     }
   },
-};
+});

@@ -1,7 +1,8 @@
 import { EFFORTS, errorMessage, isAbortError, type Effort } from "@weft/sdk";
-import type { Command, CommandIO } from "../command.js";
+import { defineCommand, type CommandIO } from "../command.js";
 import { AGENT_FLAGS, openAgentSession, type AgentSession } from "../agent-session.js";
-import { parseFlags } from "../project-options.js";
+import { mcpProgress } from "../terminal/mcp-progress.js";
+import { isTerminal } from "../terminal/terminal-capabilities.js";
 import { terminalWaitFor } from "../terminal/ask-user.js";
 import { LineReader } from "../terminal/line-reader.js";
 import { textRenderer } from "../terminal/run-renderer.js";
@@ -9,19 +10,26 @@ import { mcpStatusTable } from "../mcp-status-table.js";
 
 const HELP = "/model <provider/model>  /effort <off|low|medium|high|max>  /tools  /mcp [start|stop <server>]  /reset  /exit";
 
-export const chatCommand: Command = {
-  name: "chat",
-  summary: "an interactive session with history; Ctrl-C stops the running turn",
-  usage: "weft chat [--model provider/model] [--effort level] [--max-iterations n] [--config <file>]",
-  async run(argv, io) {
-    const { values } = parseFlags(argv, AGENT_FLAGS);
-    const lines = new LineReader(process.stdin, io.stderr, io.isTTY && process.stdin.isTTY === true);
+export default defineCommand({
+  usage: "chat [options]",
+  flags: AGENT_FLAGS,
+  examples: ["weft chat", "weft chat --model openrouter/openai/gpt-5 --effort high"],
+  // Ctrl-C stops the turn in flight, not the program.
+  interrupt: "self",
+  async run({ values }, io) {
+    const lines = new LineReader(process.stdin, io.stderr, isTerminal(io.stderr) && process.stdin.isTTY === true);
     const renderer = textRenderer(io);
+    // The turn's events reach the renderer through the stream's consumer, a step behind the loop that
+    // asks: one turn of the event loop lets it print them before the question goes up.
+    const settle = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      renderer.finish();
+    };
     const session = await openAgentSession({
       cwd: io.cwd,
       flags: values,
-      waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text)),
-      feedback: (event) => event.type === "mcp.status" && renderer.render(event),
+      waitFor: terminalWaitFor(lines, (text) => void io.stderr.write(text), settle),
+      feedback: mcpProgress(io),
     });
     let running: AbortController | undefined;
     // Ctrl-C stops the turn in flight; at the prompt it only reminds how to leave.
@@ -59,7 +67,7 @@ export const chatCommand: Command = {
       await session.close();
     }
   },
-};
+});
 
 async function runSlashCommand(line: string, session: AgentSession, io: CommandIO): Promise<void> {
   const [command, ...rest] = line.split(/\s+/);

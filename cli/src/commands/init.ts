@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Command, CommandIO } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { defineCommand, type CommandIO } from "../command.js";
 import { LineReader } from "../terminal/line-reader.js";
+import { isTerminal } from "../terminal/terminal-capabilities.js";
 
 const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -30,23 +30,25 @@ plugins: []
 `;
 }
 
-export const initCommand: Command = {
-  name: "init",
-  summary: "write a starter weft.config.yaml here (asks on a terminal, uses defaults otherwise)",
-  usage: "weft init [--model provider/model] [--force]",
-  async run(argv, io) {
-    const { values } = parseFlags(argv, { model: { type: "string" }, force: { type: "boolean" } });
+export default defineCommand({
+  usage: "init [options]",
+  flags: {
+    model: { type: "string", value: "provider/model", description: `the model to put in the file (default: ${DEFAULT_MODEL})` },
+    force: { type: "boolean", description: "replace an existing weft.config.yaml" },
+  },
+  examples: ["weft init", "weft init --model openrouter/anthropic/claude-sonnet-4.5 --force"],
+  async run({ values }, io) {
     const file = path.join(io.cwd, "weft.config.yaml");
     if (existsSync(file) && !values.force) {
       io.stderr.write(`weft: ${file} already exists; use --force to replace it\n`);
       return 1;
     }
-    const { model, builtins } = io.isTTY && process.stdin.isTTY ? await ask(io, values.model) : { model: values.model ?? DEFAULT_MODEL, builtins: true };
+    const { model, builtins } = process.stdin.isTTY && isTerminal(io.stderr) ? await ask(io, values.model) : { model: values.model ?? DEFAULT_MODEL, builtins: true };
     await writeFile(file, starterConfig(model, builtins));
     io.stdout.write(`wrote ${file}\nnext: weft tools, then weft run "<prompt>"\n`);
     return 0;
   },
-};
+});
 
 async function ask(io: CommandIO, model: string | undefined): Promise<{ model: string; builtins: boolean }> {
   const lines = new LineReader(process.stdin, io.stderr, true);

@@ -1,22 +1,22 @@
 import { loadProject } from "@weft/core";
-import { UsageError, type Command } from "../command.js";
+import { defineCommand, UsageError } from "../command.js";
+import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
-import { parseFlags } from "../project-options.js";
+import { mcpProgress } from "../terminal/mcp-progress.js";
 
-export const mcpCommand: Command = {
-  name: "mcp",
-  summary: "the project's MCP servers: list their state, start one (a disabled one too), stop one",
-  usage: "weft mcp list | start <server> | stop <server> [--json] [--config <file>]",
-  async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" } });
+export default defineCommand({
+  usage: "mcp list | start <server> | stop <server> [options]",
+  flags: { ...CONFIG_FLAG, ...JSON_FLAG },
+  examples: ["weft mcp list", "weft mcp start memory --json"],
+  async run({ values, positionals }, io) {
     const [action, name] = positionals;
-    if (!["list", "start", "stop"].includes(action ?? "")) throw new UsageError('say "list", "start <server>" or "stop <server>"');
+    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>" or "stop <server>"');
     if (action !== "list" && !name) throw new UsageError(`name the server to ${action}`);
-    const project = await loadProject({ cwd: io.cwd, config: values.config });
+    const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {
       const host = project.toolkit.mcp();
-      if (host && action === "start") await host.start(name!);
-      if (host && action === "stop") await host.stop(name!);
+      if (host && name && action === "start") await host.start(name);
+      if (host && name && action === "stop") await host.stop(name);
       const statuses = project.toolkit.mcpStatus();
       if (values.json) io.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
       else io.stdout.write(`${mcpStatusTable(statuses)}\n`);
@@ -25,4 +25,4 @@ export const mcpCommand: Command = {
       await project.toolkit.close();
     }
   },
-};
+});

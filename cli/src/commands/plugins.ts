@@ -1,16 +1,15 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { loadProject } from "@weft/core";
-import type { Command } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { defineCommand } from "../command.js";
+import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { formatTable } from "../table.js";
 
-export const pluginsCommand: Command = {
-  name: "plugins",
-  summary: "list the plugins weft.config.yaml enables: name, version, where each was loaded from",
-  usage: "weft plugins [--config <file>] [--json]",
-  async run(argv, io) {
-    const { values } = parseFlags(argv, { json: { type: "boolean" } });
+export default defineCommand({
+  usage: "plugins [options]",
+  flags: { ...CONFIG_FLAG, ...JSON_FLAG },
+  examples: ["weft plugins", "weft plugins --json --config ../app/weft.config.yaml"],
+  async run({ values }, io) {
     const project = await loadProject({ cwd: io.cwd, config: values.config });
     try {
       const plugins = project.kernel.plugins().map((plugin) => ({
@@ -28,4 +27,4 @@ export const pluginsCommand: Command = {
       await project.kernel.close();
     }
   },
-};
+});

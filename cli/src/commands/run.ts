@@ -1,30 +1,27 @@
-import { UsageError, type Command } from "../command.js";
+import { defineCommand, UsageError } from "../command.js";
 import { AGENT_FLAGS, openAgentSession } from "../agent-session.js";
-import { parseFlags } from "../project-options.js";
+import { mcpProgress } from "../terminal/mcp-progress.js";
 import { jsonRenderer, textRenderer } from "../terminal/run-renderer.js";
 
 /** Exit codes: 0 done, 2 pending or incomplete (the turn needs more than this run could give), 1 error. */
 const EXIT_CODES = { done: 0, pending: 2, incomplete: 2 } as const;
 
-export const runCommand: Command = {
-  name: "run",
-  summary: "run one prompt through an agent on the project's model and tools, streaming the answer",
-  usage: 'weft run "<prompt>" [--model provider/model] [--effort off|low|medium|high|max] [--max-iterations n] [--json] [--config <file>]',
-  async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { ...AGENT_FLAGS, json: { type: "boolean" } });
+export default defineCommand({
+  usage: 'run "<prompt>" [options]',
+  flags: { ...AGENT_FLAGS, json: { type: "boolean", description: "every event as one JSON line on stdout; errors as {\"code\", \"message\"}" } },
+  examples: ['weft run "summarise CHANGELOG.md"', 'weft run --model ollama/qwen3 --effort low "list the TODOs in src/"', 'weft run --json "fix the failing test" > events.jsonl'],
+  interrupt: "abort",
+  async run({ values, positionals }, io) {
     const prompt = positionals.join(" ").trim();
     if (!prompt) throw new UsageError("give the prompt to run");
     const renderer = values.json ? jsonRenderer(io) : textRenderer(io);
     const session = await openAgentSession({
       cwd: io.cwd,
       flags: values,
-      feedback: (event) => event.type === "mcp.status" && renderer.render(event),
+      feedback: mcpProgress(io),
     });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once("SIGINT", interrupt);
     try {
-      for await (const event of session.agent.stream(prompt, { signal: controller.signal })) {
+      for await (const event of session.agent.stream(prompt, { signal: io.signal })) {
         renderer.render(event);
         if (event.type === "response") {
           renderer.finish();
@@ -40,8 +37,7 @@ export const runCommand: Command = {
       return 1;
     } finally {
       renderer.finish();
-      process.off("SIGINT", interrupt);
       await session.close();
     }
   },
-};
+});

@@ -1,16 +1,15 @@
 import path from "node:path";
 import { findConfigFile, readProjectConfig } from "@weft/core";
 import { listSkills, validateSkill } from "@weft/plugin-skills";
-import { UsageError, type Command } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { defineCommand, UsageError } from "../command.js";
+import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { formatTable } from "../table.js";
 
-export const skillsCommand: Command = {
-  name: "skills",
-  summary: "list the project's skills, or validate a skill folder against the specification",
-  usage: "weft skills list [--json] [--config <file>] | weft skills validate <folder>",
-  async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" } });
+export default defineCommand({
+  usage: "skills list [options] | skills validate <folder>",
+  flags: { ...CONFIG_FLAG, ...JSON_FLAG },
+  examples: ["weft skills list", "weft skills validate ./skills/release-notes"],
+  async run({ values, positionals }, io) {
     const [action, folder] = positionals;
     if (action === "validate") {
       if (!folder) throw new UsageError("name the skill folder to validate");
@@ -38,4 +37,4 @@ export const skillsCommand: Command = {
     io.stdout.write(`${formatTable([["SKILL", "FILES", "FOLDER", "DESCRIPTION"], ...rows])}\n${skills.length} skills\n`);
     return 0;
   },
-};
+});

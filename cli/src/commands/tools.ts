@@ -1,17 +1,17 @@
 import { loadProject } from "@weft/core";
-import type { Command } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { defineCommand } from "../command.js";
+import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
+import { mcpProgress } from "../terminal/mcp-progress.js";
 import { formatTable } from "../table.js";
 
 const DESCRIPTION_WIDTH = 72;
 
-export const toolsCommand: Command = {
-  name: "tools",
-  summary: "list every tool the project gives the model: name, source, schema size, description",
-  usage: "weft tools [--config <file>] [--json]",
-  async run(argv, io) {
-    const { values } = parseFlags(argv, { json: { type: "boolean" } });
-    const project = await loadProject({ cwd: io.cwd, config: values.config });
+export default defineCommand({
+  usage: "tools [options]",
+  flags: { ...CONFIG_FLAG, ...JSON_FLAG },
+  examples: ["weft tools", "weft tools --json | jq '.[].name'"],
+  async run({ values }, io) {
+    const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {
       const tools = project.kernel.tools.list().map((tool) => ({
         name: tool.name,
@@ -33,9 +33,9 @@ export const toolsCommand: Command = {
       await project.kernel.close();
     }
   },
-};
+});
 
 function firstLine(text: string): string {
-  const line = text.split("\n", 1)[0];
+  const line = text.split("\n", 1)[0] ?? "";
   return line.length > DESCRIPTION_WIDTH ? `${line.slice(0, DESCRIPTION_WIDTH - 1)}…` : line;
 }

@@ -1,14 +1,17 @@
 import path from "node:path";
 import { addTrust, findConfigFile, readProjectConfig, readTrust, revokeTrust, trustRequest } from "@weft/core";
-import { UsageError, type Command } from "../command.js";
-import { parseFlags } from "../project-options.js";
+import { UsageError, defineCommand } from "../command.js";
+import { CONFIG_FLAG } from "../common-flags.js";
 
-export const trustCommand: Command = {
-  name: "trust",
-  summary: "trust a folder's config to run code (plugins by path, MCP commands, skill scripts), list or revoke trust",
-  usage: "weft trust [<folder>] [--config <file>] | weft trust --list | weft trust --revoke [<folder>]",
-  async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { list: { type: "boolean" }, revoke: { type: "boolean" } });
+export default defineCommand({
+  usage: "trust [<folder>] [--config <file>] | trust --list | trust --revoke [<folder>]",
+  flags: {
+    ...CONFIG_FLAG,
+    list: { type: "boolean", description: "list the trusted configs" },
+    revoke: { type: "boolean", description: "take back the trust in the folder's config" },
+  },
+  examples: ["weft trust", "weft trust ../cloned-repo", "weft trust --list", "weft trust --revoke"],
+  async run({ values, positionals }, io) {
     if (values.list) {
       const entries = await readTrust(io.env);
       io.stdout.write(entries.length === 0 ? "no trusted configs\n" : entries.map((entry) => `${entry.path}  (trusted ${entry.trustedAt})\n`).join(""));
@@ -26,4 +29,4 @@ export const trustCommand: Command = {
     io.stdout.write(`trusted ${request.file} as it is now${what}\n`);
     return 0;
   },
-};
+});

@@ -22,10 +22,11 @@ export function pluginFiles(template: PluginTemplate): Record<string, string> {
         type: "module",
         license: "MIT",
         engines: { node: ">=20" },
-        exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
+        exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" } },
         files: ["dist", "README.md"],
-        scripts: { build: "tsc -p tsconfig.json", test: "vitest run" },
-        dependencies: { typebox: "1.4.3" },
+        // prepack: a plain `npm pack` / `npm publish` ships a fresh build, never an empty or stale dist.
+        scripts: { build: "tsc -p tsconfig.json", prepack: "npm run build", test: "vitest run" },
+        dependencies: { typebox: "^1.4.3" },
         peerDependencies: { "@weft/sdk": weftRange },
         devDependencies: {
           "@weft/sdk": weftRange,

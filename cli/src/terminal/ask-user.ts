@@ -4,9 +4,12 @@ import type { LineReader } from "./line-reader.js";
 /**
  * Answers suspensions at the terminal: a question reads one line, a form reads each field in turn,
  * a URL is shown for the user to open. `/decline` declines; an empty answer to a question cancels.
+ * `settle` runs first: it lets the host print what is pending (log lines, a spinner to clear), so the
+ * question and its prompt are the last thing on the screen.
  */
-export function terminalWaitFor(lines: LineReader, write: (text: string) => void): WaitFor {
+export function terminalWaitFor(lines: LineReader, write: (text: string) => void, settle?: () => Promise<void>): WaitFor {
   return async (suspension: Suspension, signal: AbortSignal): Promise<PendingAnswer> => {
+    await settle?.();
     // End of input while asking answers nothing: the tool sees a cancel.
     const ask = async (prompt: string) => (await lines.ask(prompt, signal))?.trim() ?? "";
     write(`\n${suspension.toolName} asks: ${suspension.message}\n`);

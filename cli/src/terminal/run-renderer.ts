@@ -1,6 +1,7 @@
 import { consoleFeedback, type AgentEvent } from "@weft/core";
 import type { CommandIO } from "../command.js";
 import { Spinner } from "./spinner.js";
+import { isInteractive } from "./terminal-capabilities.js";
 
 /** Events shown as a line of their own; the rest are either streamed text or noise for a terminal. */
 const LINE_EVENTS = new Set(["tool.called", "tool.returned", "tool.repeated", "tool.pending", "compaction.finished", "compaction.failed", "mcp.status", "mcp.tools-changed"]);
@@ -10,7 +11,7 @@ const LINE_EVENTS = new Set(["tool.called", "tool.returned", "tool.repeated", "t
  * per MCP server change goes to stderr, and a spinner runs while the model thinks (terminals only).
  */
 export function textRenderer(io: CommandIO): { render(event: AgentEvent): void; finish(): void } {
-  const spinner = io.isTTY ? new Spinner(io.stderr) : undefined;
+  const spinner = isInteractive(io.stderr, io.env) ? new Spinner(io.stderr) : undefined;
   let atLineStart = true;
   const line = consoleFeedback({
     write: (text) => {

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-/** The built bin, as users run it (the test command builds before it tests). */
-export const WEFT_BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+/** The bin as npm links it (it runs the build in dist/; the test command builds before it tests). */
+export const WEFT_BIN = fileURLToPath(new URL("../../bin/weft.js", import.meta.url));
 
 /** The workspace's node_modules, where the real MCP servers and the weft packages are installed. */
 export const WORKSPACE_MODULES = fileURLToPath(new URL("../../../node_modules/", import.meta.url));

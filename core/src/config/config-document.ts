@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { LineCounter, isMap, isScalar, parseDocument, type Document, type Node } from "yaml";
-import { ConfigError, errorMessage, type WeftErrorCode } from "@weft/sdk";
+import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from "yaml";
+import { ConfigError, errorMessage, expandEnvVariables, type WeftErrorCode } from "@weft/sdk";
 
 /** A key path into the document: `["plugins", 2, "files", "root"]`. */
 export type ConfigPath = (string | number)[];
@@ -11,6 +11,8 @@ export class ConfigDocument {
     readonly file: string,
     private readonly document: Document,
     private readonly lines: LineCounter,
+    /** The values `${VAR}` references took from the environment: secrets to redact wherever they show. */
+    readonly expandedValues: ReadonlySet<string>,
   ) {}
 
   static async read(file: string): Promise<ConfigDocument> {
@@ -23,7 +25,7 @@ export class ConfigDocument {
     return ConfigDocument.parse(file, text);
   }
 
-  static parse(file: string, text: string): ConfigDocument {
+  static parse(file: string, text: string, env: NodeJS.ProcessEnv = process.env): ConfigDocument {
     const lines = new LineCounter();
     const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
     const [first] = document.errors;
@@ -31,7 +33,20 @@ export class ConfigDocument {
       const { line, col } = lines.linePos(first.pos[0]);
       throw new ConfigError({ file, line, column: col }, `invalid YAML: ${first.message.split("\n")[0]}`);
     }
-    return new ConfigDocument(file, document, lines);
+    const expanded = new Set<string>();
+    // `${VAR}` / `${VAR:-default}` in any string value, expanded once, here, so an unset one names its line.
+    visit(document, {
+      Scalar(_, node) {
+        if (typeof node.value !== "string" || !node.value.includes("${")) return;
+        try {
+          node.value = expandEnvVariables(node.value, env, expanded);
+        } catch (error) {
+          const { line, col } = lines.linePos(node.range?.[0] ?? 0);
+          throw new ConfigError({ file, line, column: col }, errorMessage(error));
+        }
+      },
+    });
+    return new ConfigDocument(file, document, lines, expanded);
   }
 
   /** The key node of the last step of `path` (for errors about the key itself, such as a typo). */

@@ -181,7 +181,7 @@ describe("loadProject", () => {
       expect(`${model.provider}/${model.model}`).toBe(ref);
     }
     await expect(kernel.createModel("mistral/large")).rejects.toThrow(
-      'unknown provider "mistral"; registered providers: anthropic, ollama, openai-compatible, openrouter. Enable its plugin in weft.config.yaml (plugins: [mistral])',
+      'unknown provider "mistral"; registered providers: anthropic, ollama, openai-compatible, openrouter. Enable the plugin that provides it (plugins: in weft.config.yaml, or createToolkit({ plugins }))',
     );
     await kernel.close();
   });

@@ -23,19 +23,10 @@ export interface ResolvedPlugin {
  * project's own node_modules decide what is installed, wherever weft itself runs from.
  */
 export async function importPlugin(name: string, fromDir: string): Promise<ResolvedPlugin> {
-  const parent = pathToFileURL(path.join(fromDir, "noop.js")).href;
   const candidates = pluginCandidates(name);
-  let from: string | undefined;
-  for (const candidate of candidates) {
-    try {
-      from = isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolveSpecifier(candidate, parent);
-      break;
-    } catch (error) {
-      if (!isNotFound(error)) throw new WeftError("PLUGIN_INVALID", `plugin "${name}" (${candidate}) cannot be resolved: ${errorMessage(error)}`, { cause: error });
-    }
-  }
+  const from = resolvePluginUrl(name, fromDir);
   if (!from) {
-    const install = candidates.filter((candidate) => !isPathName(candidate))[0] ?? name;
+    const install = pluginInstallName(name);
     throw new WeftError(
       "PLUGIN_NOT_FOUND",
       `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}. Install it: npm install ${install}`,
@@ -51,7 +42,25 @@ export async function importPlugin(name: string, fromDir: string): Promise<Resol
   return { plugin: module.default as Plugin<any>, from };
 }
 
-function isPathName(name: string): boolean {
+/** The file URL `name` resolves to from `fromDir` (its first installed candidate), or undefined when none is installed. */
+export function resolvePluginUrl(name: string, fromDir: string): string | undefined {
+  const parent = pathToFileURL(path.join(fromDir, "noop.js")).href;
+  for (const candidate of pluginCandidates(name)) {
+    try {
+      return isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolveSpecifier(candidate, parent);
+    } catch (error) {
+      if (!isNotFound(error)) throw new WeftError("PLUGIN_INVALID", `plugin "${name}" (${candidate}) cannot be resolved: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+  return undefined;
+}
+
+/** The package `npm install` needs for `name`: its first candidate that is a package name. */
+export function pluginInstallName(name: string): string {
+  return pluginCandidates(name).filter((candidate) => !isPathName(candidate))[0] ?? name;
+}
+
+export function isPathName(name: string): boolean {
   return name.startsWith("./") || name.startsWith("../") || path.isAbsolute(name);
 }
 

@@ -4,6 +4,7 @@ import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, 
 import { importPlugin } from "../config/plugin-resolver.js";
 import { createKernel } from "../kernel.js";
 import { dropDuplicateTools } from "./duplicate-tools.js";
+import { assertPluginsInstalled } from "./missing-plugins.js";
 import { toAnthropicTools, toOpenAITools, type AnthropicTool, type OpenAITool } from "./tool-schemas.js";
 import { toolSourcePlugins } from "./tool-sources.js";
 import type { PluginSpec, ToolkitOptions } from "./toolkit-options.js";
@@ -86,7 +87,9 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
 }
 
 async function assemble(kernel: Kernel, options: ToolkitOptions, baseDir: string, signal: AbortSignal, internals: ToolkitInternals): Promise<void> {
-  for (const spec of [...toolSourcePlugins(options, baseDir, signal), ...(options.plugins ?? [])]) {
+  const specs = [...toolSourcePlugins(options, baseDir, signal), ...(options.plugins ?? [])];
+  assertPluginsInstalled(specs, [baseDir, CORE_DIR]);
+  for (const spec of specs) {
     if (signal.aborted) return;
     try {
       const { plugin, from } = spec.plugin ? { plugin: spec.plugin, from: undefined } : await importFrom(spec.name!, [baseDir, CORE_DIR]);
