@@ -40,16 +40,19 @@ export class ToolExecutor {
    * request goes out before the next call's validation runs, not after a microtask hop per call.
    */
   #decide(call: ToolCallInfo, options: ExecuteOptions): ToolResult | Promise<ToolResult> {
-    const invalid = this.#invalidArguments(call.tool, call.arguments);
-    if (invalid) return invalid;
+    if (call.tool.validateInput) return this.#ownValidation(call).then((invalid) => invalid ?? this.#gateThenProceed(call, options));
+    return this.#invalidArguments(call.tool, call.arguments) ?? this.#gateThenProceed(call, options);
+  }
+
+  #gateThenProceed(call: ToolCallInfo, options: ExecuteOptions): ToolResult | Promise<ToolResult> {
     if (!this.#gated()) return this.#proceed(call, options, undefined);
     return this.#gate(call).then((verdict) => this.#proceed(call, options, verdict));
   }
 
-  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | null | undefined): ToolResult | Promise<ToolResult> {
+  async #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | null | undefined): Promise<ToolResult> {
     if (verdict?.action === "rewrite") {
       call.arguments = verdict.arguments;
-      const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
+      const stillInvalid = call.tool.validateInput ? await this.#ownValidation(call) : this.#invalidArguments(call.tool, call.arguments);
       if (stillInvalid) return stillInvalid;
     }
     // Reported once the gate has spoken, with the arguments the tool is about to run with.
@@ -145,6 +148,26 @@ export class ToolExecutor {
     });
   }
 
+  /**
+   * A Standard Schema tool validates with its own library, whose output (defaults, coercions,
+   * transforms) replaces the arguments the tool runs with.
+   */
+  async #ownValidation(call: ToolCallInfo): Promise<ToolResult | undefined> {
+    const validate = call.tool.validateInput;
+    if (!validate) return undefined;
+    let outcome: Awaited<ReturnType<typeof validate>>;
+    try {
+      outcome = await validate(call.arguments);
+    } catch (error) {
+      return errorResult(`tool ${call.tool.name} could not validate its arguments: ${errorMessage(error)}`);
+    }
+    if ("value" in outcome) {
+      call.arguments = outcome.value;
+      return undefined;
+    }
+    return invalidArgumentsResult(call.tool.name, outcome.problems);
+  }
+
   #invalidArguments(tool: RegisteredTool, args: Record<string, unknown>): ToolResult | undefined {
     let problems: string[];
     try {
@@ -152,8 +175,7 @@ export class ToolExecutor {
     } catch (error) {
       return errorResult(`tool ${tool.name} has an invalid input schema: ${errorMessage(error)}`);
     }
-    if (problems.length === 0) return undefined;
-    return errorResult(`invalid arguments for ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
+    return problems.length === 0 ? undefined : invalidArgumentsResult(tool.name, problems);
   }
 
   #unknownTool(name: string): ToolResult {
@@ -165,6 +187,10 @@ export class ToolExecutor {
     this.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs });
     return result;
   }
+}
+
+function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
+  return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
 }
 
 function normalise(result: ToolResult): ToolResult {

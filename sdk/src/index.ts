@@ -3,6 +3,8 @@ export * from "./chat-model.js";
 export * from "./tool.js";
 export * from "./tool-name.js";
 export * from "./define-tool.js";
+export * from "./standard-schema.js";
+export * from "./tool-input.js";
 export * from "./schema-builder.js";
 export * from "./arguments.js";
 export * from "./errors.js";

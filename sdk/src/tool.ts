@@ -1,3 +1,5 @@
+import type { ValidationOutcome } from "./tool-input.js";
+
 /** Where a tool came from; shown by `weft tools` and used in duplicate warnings. */
 export interface ToolSource {
   kind: "mcp" | "skill" | "pack" | "builtin" | "a2a" | "app";
@@ -87,6 +89,11 @@ export interface Tool<Args = Record<string, unknown>> {
   /** The call's time limit in ms; the kernel's default applies when absent. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The schema library's own validator (a Standard Schema tool). When present the kernel runs it in
+   * place of its JSON Schema check and hands `execute` the value it returns (defaults, transforms).
+   */
+  validateInput?(args: unknown): Promise<ValidationOutcome>;
 }
 
 /** One call to run through the kernel's execute path. */
