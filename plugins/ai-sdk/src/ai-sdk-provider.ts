@@ -31,7 +31,8 @@ export function aiSdkProviderOf(id: string, factory: LanguageModelFactory, defau
  */
 export function aiSdkProvider(id: string, factory: LanguageModelFactory, defaults: AiSdkModelSettings = {}): Plugin {
   return definePlugin({
-    meta: { ...META, description: `AI SDK provider ${id}` },
+    // Named per provider id, so that several AI SDK providers can be enabled side by side.
+    meta: { ...META, name: `${META.name}#${id}`, description: `AI SDK provider ${id}` },
     setup(api) {
       api.hooks.providers.tap((registrar) => void registrar.add(aiSdkProviderOf(id, factory, defaults)));
     },
