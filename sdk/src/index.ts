@@ -5,6 +5,7 @@ export * from "./tool-name.js";
 export * from "./define-tool.js";
 export * from "./standard-schema.js";
 export * from "./tool-input.js";
+export * from "./execute-with-answers.js";
 export * from "./schema-builder.js";
 export * from "./arguments.js";
 export * from "./errors.js";

@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type ToolSet } from "ai";
-import { errorMessage, errorResult } from "@weft/sdk";
-import type { ExecuteOptions, PendingAnswer, PendingRequest, ToolCallRequest, ToolResult, ToolSpec, WaitFor } from "@weft/sdk";
+import { executeWithAnswers } from "@weft/sdk";
+import type { ExecuteOptions, ToolCallRequest, ToolResult, ToolSpec, WaitFor } from "@weft/sdk";
 
 /** What `toAiSdkTools` needs of a toolkit (or a session): its tool list and its one execute path. */
 export interface WeftToolHost {
@@ -28,31 +28,16 @@ export function toAiSdkTools(host: WeftToolHost, options: AiSdkToolsOptions = {}
       description: spec.description,
       inputSchema: jsonSchema<Record<string, unknown>>(spec.inputSchema),
       execute: (input: Record<string, unknown>, { toolCallId, abortSignal }): Promise<ToolResult> =>
-        runWithAnswers(host, { id: toolCallId, name: spec.name, arguments: input ?? {} }, abortSignal, options.waitFor ?? host.waitFor),
+        // The AI SDK passes no signal when the app gave none; waitFor still needs one.
+        executeWithAnswers(
+          (call, executeOptions) => host.execute(call, executeOptions),
+          { id: toolCallId, name: spec.name, arguments: input ?? {} },
+          abortSignal ?? new AbortController().signal,
+          options.waitFor ?? host.waitFor,
+        ),
       // The model reads weft's output text; an error result is sent as the AI SDK's error text.
       toModelOutput: ({ output }: { output: ToolResult }) => (output.isError ? { type: "error-text", value: output.output } : { type: "text", value: output.output }),
     });
   }
   return tools;
-}
-
-async function runWithAnswers(host: WeftToolHost, call: ToolCallRequest & { id: string }, signal: AbortSignal | undefined, waitFor: WaitFor | undefined): Promise<ToolResult> {
-  // The AI SDK passes no signal when the app gave none; waitFor still needs one.
-  const callSignal = signal ?? new AbortController().signal;
-  let resumed: { answer: PendingAnswer; pending: PendingRequest } | undefined;
-  while (true) {
-    const result = await host.execute(call, { signal: callSignal, ...resumed });
-    if (!result.pending) return result;
-    if (!waitFor) return errorResult(`${call.name} is waiting for the user: ${result.pending.message} (this host cannot answer it)`, { pending: result.pending });
-    let answer: PendingAnswer;
-    try {
-      answer = await waitFor({ ...result.pending, callId: call.id, toolName: call.name }, callSignal);
-    } catch (error) {
-      return errorResult(`no answer to the request: ${result.pending.message} (${errorMessage(error)})`, { expired: true });
-    }
-    if (answer.action !== "accept") {
-      return errorResult(`the user ${answer.action === "cancel" ? "cancelled" : "declined"} the request: ${result.pending.message}`, { answer: answer.action });
-    }
-    resumed = { answer, pending: result.pending };
-  }
 }
