@@ -2,12 +2,14 @@ import { loadProject } from "@weft/core";
 import { UsageError, type Command } from "../command.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
 import { parseFlags } from "../project-options.js";
+import { MCP_SERVE_USAGE, runMcpServe } from "./mcp-serve.js";
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "the project's MCP servers: list their state, start one (a disabled one too), stop one",
-  usage: "weft mcp list | start <server> | stop <server> [--json] [--config <file>]",
+  summary: "the project's MCP servers: list their state, start one (a disabled one too), stop one; serve the toolkit as one",
+  usage: `weft mcp list | start <server> | stop <server> [--json] [--config <file>]\n       ${MCP_SERVE_USAGE}`,
   async run(argv, io) {
+    if (argv[0] === "serve") return runMcpServe(argv.slice(1), io);
     const { values, positionals } = parseFlags(argv, { json: { type: "boolean" } });
     const [action, name] = positionals;
     if (!["list", "start", "stop"].includes(action ?? "")) throw new UsageError('say "list", "start <server>" or "stop <server>"');
