@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^@weft\/sdk\/testing$/, replacement: `${root}sdk/src/testing/index.ts` },
       { find: /^@weft\/sdk$/, replacement: `${root}sdk/src/index.ts` },
       { find: /^@weft\/core$/, replacement: `${root}core/src/index.ts` },
+      { find: /^@weft\/(otel|mcp-server)$/, replacement: `${root}plugins/$1/src/index.ts` },
       ...plugins,
     ],
   },
