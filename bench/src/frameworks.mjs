@@ -13,6 +13,12 @@ export const FRAMEWORKS = [
     packages: ["@weft/core", "@weft/sdk", "@weft/plugin-openrouter", "@weft/plugin-mcp", "@weft/plugin-skills"],
   },
   {
+    name: "weft-ai-sdk",
+    runner: "runners/weft-ai-sdk.mjs",
+    scenarios: ["native"],
+    packages: ["@weft/core", "@weft/ai-sdk", "@ai-sdk/openai-compatible"],
+  },
+  {
     name: "vercel-ai",
     runner: "runners/vercel-ai.mjs",
     scenarios: SCENARIOS,

@@ -75,8 +75,13 @@ export class ToolExecutor {
    * request goes out before the next call's validation runs, not after a microtask hop per call.
    */
   #decide(call: ToolCallInfo, options: ExecuteOptions, context: HookContext): ToolResult | Promise<ToolResult> {
-    const invalid = this.#invalidArguments(call.tool, call.arguments);
-    if (invalid) return invalid;
+    if (runnableOf(call.tool)?.validateInput) {
+      return this.#ownValidation(call).then((invalid) => invalid ?? this.#gateThenProceed(call, options, context));
+    }
+    return this.#invalidArguments(call.tool, call.arguments) ?? this.#gateThenProceed(call, options, context);
+  }
+
+  #gateThenProceed(call: ToolCallInfo, options: ExecuteOptions, context: HookContext): ToolResult | Promise<ToolResult> {
     const gate = this.host.hooks.beforeToolCall;
     if (!gate.live) return this.#proceed(call, options, undefined, context);
     return (gate.promise(call, context) as Promise<ToolVerdict | undefined>).then(
@@ -96,10 +101,10 @@ export class ToolExecutor {
     }
   }
 
-  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): ToolResult | Promise<ToolResult> {
+  async #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): Promise<ToolResult> {
     if (verdict?.action === "rewrite") {
       call.arguments = verdict.arguments;
-      const stillInvalid = this.#invalidArguments(call.tool, call.arguments);
+      const stillInvalid = runnableOf(call.tool)?.validateInput ? await this.#ownValidation(call) : this.#invalidArguments(call.tool, call.arguments);
       if (stillInvalid) return stillInvalid;
     }
     // Reported once the gate has spoken, with the arguments the tool is about to run with.
@@ -170,6 +175,26 @@ export class ToolExecutor {
     });
   }
 
+  /**
+   * A Standard Schema tool validates with its own library, whose output (defaults, coercions,
+   * transforms) replaces the arguments the tool runs with.
+   */
+  async #ownValidation(call: ToolCallInfo): Promise<ToolResult | undefined> {
+    const validate = runnableOf(call.tool)?.validateInput;
+    if (!validate) return undefined;
+    let outcome: Awaited<ReturnType<typeof validate>>;
+    try {
+      outcome = await validate(call.arguments);
+    } catch (error) {
+      return errorResult(`tool ${call.tool.name} could not validate its arguments: ${errorMessage(error)}`);
+    }
+    if ("value" in outcome) {
+      call.arguments = outcome.value;
+      return undefined;
+    }
+    return invalidArgumentsResult(call.tool.name, outcome.problems);
+  }
+
   #invalidArguments(tool: ToolDescriptor, args: Record<string, unknown>): ToolResult | undefined {
     let problems: string[];
     try {
@@ -177,8 +202,7 @@ export class ToolExecutor {
     } catch (error) {
       return errorResult(`tool ${tool.name} has an invalid input schema: ${errorMessage(error)}`);
     }
-    if (problems.length === 0) return undefined;
-    return errorResult(`invalid arguments for ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
+    return problems.length === 0 ? undefined : invalidArgumentsResult(tool.name, problems);
   }
 
   #unknownTool(name: string): ToolResult {
@@ -190,6 +214,10 @@ export class ToolExecutor {
     this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
     return result;
   }
+}
+
+function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
+  return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
 }
 
 function normalise(result: ToolResult | string): ToolResult {

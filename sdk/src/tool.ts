@@ -1,5 +1,6 @@
 import type { WeftServices } from "./plugin.js";
 import { redactSecrets } from "./secret-redaction.js";
+import type { ValidationOutcome } from "./tool-input.js";
 
 /** Where a tool came from; shown by `weft tools` and used in duplicate warnings. */
 export interface ToolSource {
@@ -117,6 +118,11 @@ export interface Tool<Args = Record<string, unknown>> {
   /** The call's time limit in ms; the kernel's default applies when absent. It is hard: see `ctx.deadline`. */
   timeoutMs?: number;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The schema library's own validator (a Standard Schema tool). When present the kernel runs it in
+   * place of its JSON Schema check and hands `execute` the value it returns (defaults, transforms).
+   */
+  validateInput?(args: unknown): Promise<ValidationOutcome>;
 }
 
 /**

@@ -14,7 +14,14 @@ import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM, TOOL_DESCRIPTIONS, add, weather
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
-export async function setup({ scenario, llmUrl, mcpServer, skillsDir, onPhase }) {
+export function setup(options) {
+  return setupWeft(options, (kernel) =>
+    kernel.createModel({ provider: "openai-compatible", model: MODEL_ID, baseUrl: `${options.llmUrl}/v1`, apiKey: "bench" }),
+  );
+}
+
+/** The weft row with the model `createModel(kernel)` gives (weft-ai-sdk.mjs swaps in the AI SDK adapter). */
+export async function setupWeft({ scenario, mcpServer, skillsDir, onPhase }, createModel) {
   const kernel = createKernel({ logger: silent });
   if (onPhase) {
     // The script has two model replies and one round of two tool calls.
@@ -61,7 +68,7 @@ export async function setup({ scenario, llmUrl, mcpServer, skillsDir, onPhase })
   }
   // ready() starts the MCP servers and lists their tools; createModel would run it too.
   await kernel.ready();
-  const model = await kernel.createModel({ provider: "openai-compatible", model: MODEL_ID, baseUrl: `${llmUrl}/v1`, apiKey: "bench" });
+  const model = await createModel(kernel);
   const agent = createAgent({ model, kernel });
   await agent.startSession({ prompt: SYSTEM, tools });
   return {

@@ -3,14 +3,18 @@ import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
+import { MCP_SERVE_FLAGS, runMcpServe } from "./mcp-serve.js";
 
 export default defineCommand({
-  usage: "mcp list | start <server> | stop <server> [options]",
-  flags: { ...CONFIG_FLAG, ...JSON_FLAG },
-  examples: ["weft mcp list", "weft mcp start memory --json"],
+  usage: "mcp list | start <server> | stop <server> | serve [--http [--host <addr>] [--port <n>]] [options]",
+  flags: { ...CONFIG_FLAG, ...JSON_FLAG, ...MCP_SERVE_FLAGS },
+  examples: ["weft mcp list", "weft mcp start memory --json", "weft mcp serve", "weft mcp serve --http --port 3333"],
+  // `serve` stops itself on SIGINT/SIGTERM and closes what it started; the others end at once.
+  interrupt: "self",
   async run({ values, positionals }, io) {
+    if (positionals[0] === "serve") return runMcpServe(values, io);
     const [action, name] = positionals;
-    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>" or "stop <server>"');
+    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>", "stop <server>" or "serve"');
     if (action !== "list" && !name) throw new UsageError(`name the server to ${action}`);
     const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {

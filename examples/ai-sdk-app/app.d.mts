@@ -1,0 +1,7 @@
+export interface AppSettings {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+}
+export function streamWithWeftTools(settings: AppSettings & { write?: (text: string) => void }): Promise<string>;
+export function weftAgentOnAiSdk(settings: AppSettings): Promise<string>;

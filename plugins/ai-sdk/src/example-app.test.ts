@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+// The example app, run as a user would run it, against a scripted OpenAI-compatible endpoint.
+import { streamWithWeftTools, weftAgentOnAiSdk } from "../../../examples/ai-sdk-app/app.mjs";
+import { chatText, chatToolCall, frame } from "./test-fixtures/wires.js";
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const stream = (body: string[]) => ({ headers: { "content-type": "text/event-stream" }, body });
+
+describe("examples/ai-sdk-app", () => {
+  it("streams an answer with streamText over the weft toolkit, its skills catalog as the system prompt", async () => {
+    server.reply(stream(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo" } }))), stream(frame(chatText("Pack an umbrella."))));
+    const written: string[] = [];
+    const text = await streamWithWeftTools({ baseURL: `${server.url}/v1`, model: "m", write: (delta: string) => void written.push(delta) });
+    expect(text).toBe("Pack an umbrella.");
+    expect(written.join("")).toBe(text);
+    const [first, second] = server.requests.map((request) => request.json());
+    expect(first.messages[0].role).toBe("system");
+    expect(first.messages[0].content).toContain("packing");
+    expect(second.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: "Oslo: 12 degrees C, light rain" });
+  });
+
+  it("runs weft's agent loop on the AI SDK provider", async () => {
+    server.reply(stream(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo", unit: "f" } }))), stream(frame(chatText("12 F and rain."))));
+    expect(await weftAgentOnAiSdk({ baseURL: `${server.url}/v1`, model: "m" })).toBe("12 F and rain.");
+    expect(server.requests[1]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: "Oslo: 12 degrees F, light rain" });
+  });
+});

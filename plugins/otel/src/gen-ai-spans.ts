@@ -1,0 +1,212 @@
+import type { Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode } from "@opentelemetry/api";
+import type { ChatRequest, FeedbackEvent, FeedbackEventOf, ToolSource } from "@weft/sdk";
+
+/** The parts of `@opentelemetry/api` the recorder uses; passed in, since the package is an optional peer. */
+export interface OtelApi {
+  trace: TraceAPI;
+  context: ContextAPI;
+  SpanKind: typeof SpanKind;
+  SpanStatusCode: typeof SpanStatusCode;
+}
+
+export interface GenAiSpanOptions {
+  /** `gen_ai.agent.name` and the invoke_agent span's name suffix. */
+  agentName?: string;
+  /** Record message content, tool arguments and results (off by default: they may hold personal data). */
+  captureContent?: boolean;
+  /** Where a tool came from, for `weft.tool.source`. */
+  toolSource?(name: string): ToolSource | undefined;
+}
+
+/**
+ * Turns weft's feedback events into spans of the OpenTelemetry GenAI semantic conventions:
+ * `invoke_agent` for a turn (opened by its first model request, closed by `turn.finished`), `chat` for
+ * each model call and `execute_tool` for each tool call, both children of the turn; compaction and
+ * suspensions are events on the turn span. Spans are parented explicitly, so no context manager is
+ * needed; a turn started inside an application span nests under it when one is registered.
+ */
+export class GenAiSpans {
+  #turn: { span: Span; context: Context } | undefined;
+  #chat: { span: Span; text: string } | undefined;
+  readonly #tools = new Map<string, Span>();
+
+  constructor(
+    private readonly otel: OtelApi,
+    private readonly tracer: Tracer,
+    private readonly options: GenAiSpanOptions = {},
+  ) {}
+
+  observe(event: FeedbackEvent): void {
+    switch (event.type) {
+      case "model.request":
+        return this.#chatStarted(event);
+      case "text.delta":
+        if (this.#chat && this.options.captureContent) this.#chat.text += event.delta;
+        return;
+      case "model.response":
+        return this.#chatFinished(event);
+      case "tool.called":
+        return void this.#toolSpan(event.callId, event.name, event.arguments);
+      case "tool.returned":
+        return this.#toolFinished(event);
+      case "tool.pending":
+        this.#turn?.span.addEvent("weft.suspension", {
+          "weft.suspension.kind": event.suspension.kind,
+          "gen_ai.tool.name": event.suspension.toolName,
+          "gen_ai.tool.call.id": event.suspension.callId,
+        });
+        return;
+      case "compaction.finished":
+        this.#turn?.span.addEvent("weft.compaction", { "weft.compaction.tokens_before": event.before, "weft.compaction.tokens_after": event.after });
+        return;
+      case "compaction.failed":
+        this.#turn?.span.addEvent("weft.compaction.failed", { "weft.compaction.reason": event.reason });
+        return;
+      case "turn.finished":
+        return this.#turnFinished(event);
+    }
+  }
+
+  /** With content capture on: the request's messages, as the model is about to receive them. */
+  recordRequest(request: ChatRequest): void {
+    if (!this.#chat || !this.options.captureContent) return;
+    this.#chat.span.setAttribute("gen_ai.input.messages", JSON.stringify(request.messages.map(messageParts)));
+  }
+
+  #turnContext(): Context {
+    if (!this.#turn) {
+      const { agentName } = this.options;
+      const span = this.tracer.startSpan(
+        agentName ? `invoke_agent ${agentName}` : "invoke_agent",
+        {
+          kind: this.otel.SpanKind.INTERNAL,
+          attributes: { "gen_ai.operation.name": "invoke_agent", ...(agentName ? { "gen_ai.agent.name": agentName } : {}) },
+        },
+        this.otel.context.active(),
+      );
+      this.#turn = { span, context: this.otel.trace.setSpan(this.otel.context.active(), span) };
+    }
+    return this.#turn.context;
+  }
+
+  #chatStarted(event: FeedbackEventOf<"model.request">): void {
+    // A model call that threw left its span open: it ends here, marked as failed.
+    this.#endChat("error");
+    const { provider, model } = splitRef(event.model);
+    const span = this.tracer.startSpan(
+      `chat ${model}`,
+      {
+        kind: this.otel.SpanKind.CLIENT,
+        attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": provider, "gen_ai.request.model": model },
+      },
+      this.#turnContext(),
+    );
+    this.#chat = { span, text: "" };
+  }
+
+  #chatFinished(event: FeedbackEventOf<"model.response">): void {
+    const chat = this.#chat;
+    if (!chat) return;
+    const { stats } = event;
+    chat.span.setAttributes({
+      "gen_ai.response.model": splitRef(event.model).model,
+      "gen_ai.usage.input_tokens": stats.promptTokens,
+      "gen_ai.usage.output_tokens": stats.outputTokens,
+      "gen_ai.usage.cache_read.input_tokens": stats.cacheReadTokens,
+      "gen_ai.usage.cache_creation.input_tokens": stats.cacheWriteTokens,
+      ...(event.stopReason !== undefined ? { "gen_ai.response.finish_reasons": [event.stopReason] } : {}),
+    });
+    if (this.options.captureContent) {
+      const output = { role: "assistant", parts: chat.text ? [{ type: "text", content: chat.text }] : [], finish_reason: event.stopReason ?? "" };
+      chat.span.setAttribute("gen_ai.output.messages", JSON.stringify([output]));
+    }
+    this.#endChat();
+  }
+
+  #endChat(errorType?: string): void {
+    if (!this.#chat) return;
+    if (errorType) this.#fail(this.#chat.span, errorType, "the model call ended without a reply");
+    this.#chat.span.end();
+    this.#chat = undefined;
+  }
+
+  #toolSpan(callId: string, name: string, args: Record<string, unknown> | undefined, startTime?: number): Span {
+    const source = this.options.toolSource?.(name);
+    const span = this.tracer.startSpan(
+      `execute_tool ${name}`,
+      {
+        kind: this.otel.SpanKind.INTERNAL,
+        ...(startTime !== undefined ? { startTime } : {}),
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": name,
+          "gen_ai.tool.call.id": callId,
+          "gen_ai.tool.type": "function",
+          ...(source ? { "weft.tool.source": `${source.kind}:${source.id}` } : {}),
+          ...(this.options.captureContent && args ? { "gen_ai.tool.call.arguments": JSON.stringify(args) } : {}),
+        },
+      },
+      this.#turn?.context ?? this.otel.context.active(),
+    );
+    this.#tools.set(callId, span);
+    return span;
+  }
+
+  #toolFinished(event: FeedbackEventOf<"tool.returned">): void {
+    // A call refused before it ran (unknown tool, invalid arguments) reports only its return.
+    const span = this.#tools.get(event.callId) ?? this.#toolSpan(event.callId, event.name, undefined, Date.now() - event.elapsedMs);
+    this.#tools.delete(event.callId);
+    if (this.options.captureContent) span.setAttribute("gen_ai.tool.call.result", event.result.output);
+    if (event.isError) {
+      const metadata = event.result.metadata ?? {};
+      this.#fail(span, metadata.timedOut ? "timeout" : metadata.aborted ? "aborted" : "tool_error", event.result.output);
+    }
+    span.end();
+  }
+
+  #turnFinished(event: FeedbackEventOf<"turn.finished">): void {
+    this.#endChat("error");
+    const turn = this.#turn;
+    if (!turn) return;
+    const { usage } = event.metadata;
+    turn.span.setAttributes({
+      "gen_ai.usage.input_tokens": usage.promptTokens,
+      "gen_ai.usage.output_tokens": usage.outputTokens,
+      "gen_ai.usage.cache_read.input_tokens": usage.cacheReadTokens,
+      "gen_ai.usage.cache_creation.input_tokens": usage.cacheWriteTokens,
+      "weft.turn.status": event.status,
+      "weft.turn.iterations": event.metadata.iterations,
+    });
+    if (event.status === "aborted") this.#fail(turn.span, "aborted", "the turn was aborted");
+    turn.span.end();
+    this.#turn = undefined;
+  }
+
+  #fail(span: Span, errorType: string, message: string): void {
+    span.setAttribute("error.type", errorType);
+    span.setStatus({ code: this.otel.SpanStatusCode.ERROR, message });
+  }
+}
+
+function splitRef(ref: string): { provider: string; model: string } {
+  const slash = ref.indexOf("/");
+  return slash > 0 ? { provider: ref.slice(0, slash), model: ref.slice(slash + 1) } : { provider: "unknown", model: ref };
+}
+
+/** A transcript message in the conventions' `{role, parts}` shape. */
+function messageParts(message: ChatRequest["messages"][number]): Record<string, unknown> {
+  switch (message.role) {
+    case "tool":
+      return { role: "tool", parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.content }] };
+    case "assistant":
+      return {
+        role: "assistant",
+        parts: [
+          ...(message.content ? [{ type: "text", content: message.content }] : []),
+          ...(message.toolCalls ?? []).map((call) => ({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments })),
+        ],
+      };
+    default:
+      return { role: message.role, parts: [{ type: "text", content: message.content }] };
+  }
+}
