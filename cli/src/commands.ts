@@ -7,7 +7,8 @@ import { newPluginCommand } from "./commands/new-plugin.js";
 import { pluginsCommand } from "./commands/plugins.js";
 import { skillsCommand } from "./commands/skills.js";
 import { runCommand } from "./commands/run.js";
+import { sessionsCommand } from "./commands/sessions.js";
 import { toolsCommand } from "./commands/tools.js";
 
 /** Every `weft` command, in the order `weft help` lists them. */
-export const COMMANDS: Command[] = [runCommand, chatCommand, pluginsCommand, toolsCommand, callCommand, mcpCommand, skillsCommand, initCommand, newPluginCommand];
+export const COMMANDS: Command[] = [runCommand, chatCommand, pluginsCommand, toolsCommand, callCommand, mcpCommand, skillsCommand, initCommand, newPluginCommand, sessionsCommand];

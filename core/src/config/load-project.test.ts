@@ -135,7 +135,7 @@ describe("loadProject", () => {
     expect(missing.message).toBe(`${project}/weft.config.yaml:2:13 (option plugins[0].rooted): invalid option for weft-plugin-rooted: must have required properties root`);
     const unknown = await loadError("plugins: [alpha]\nplugns: [beta]\n");
     expect(unknown.message).toBe(
-      `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, instructions, effort, plugins, mcp, skills, disableTools, maxIterations, builtins, agents, skillsFilter, skillSampleLimit, disableSkills, deadline`,
+      `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, instructions, effort, plugins, mcp, skills, disableTools, maxIterations, builtins, agents, skillsFilter, skillSampleLimit, disableSkills, deadline, sessions`,
     );
     const effort = await loadError("effort: extreme\n");
     expect(effort.message).toBe(`${project}/weft.config.yaml:1:9 (option effort): expected one of off, low, medium, high, max, got "extreme"`);
