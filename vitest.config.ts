@@ -22,7 +22,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["{sdk,core,cli,plugins/*,examples/*,integration,sessions,restate}/src/**/*.test.ts"],
+    include: ["{sdk,core,cli,plugins/*,examples/*,integration,sessions}/src/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

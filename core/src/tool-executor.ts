@@ -129,6 +129,7 @@ export class ToolExecutor {
           callId: call.id,
           answer: options.answer,
           pending: options.pending,
+          ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
           onProgress: (progress) => {
             options.onProgress?.(progress);
             this.emit({ type: "tool.progress", callId: call.id, name: tool.name, progress });

@@ -62,6 +62,12 @@ export interface ToolContext {
   answer?: PendingAnswer;
   /** The request the answer belongs to. */
   pending?: PendingRequest;
+  /**
+   * Stable across retries of this call (session, turn and call id) when a durable runner executes it:
+   * a tool that talks to an external system passes it on, so a call repeated after a crash is
+   * recognised there and takes effect once.
+   */
+  idempotencyKey?: string;
 }
 
 /** What a tool gives back. A failure is a result with `isError`, never a thrown error that ends the turn. */
@@ -104,6 +110,8 @@ export interface ExecuteOptions {
   onProgress?(progress: ToolProgress): void;
   answer?: PendingAnswer;
   pending?: PendingRequest;
+  /** Handed to the tool as `ctx.idempotencyKey`. */
+  idempotencyKey?: string;
 }
 
 /** Shorthand for an error result. */
