@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import * as clients from "@restatedev/restate-sdk-clients";
 import type { AgentResponse } from "@weft/core";
 import type { Message, PendingAnswer, Suspension } from "@weft/sdk";
@@ -12,12 +13,20 @@ export interface RestateAgentClientOptions {
   name?: string;
 }
 
+/** A turn started with `send`. */
+export interface TurnHandle {
+  invocationId: string;
+  /** The ingress's own handle, for `result`. */
+  send: unknown;
+}
+
 /** A host's handle on agent sessions running on Restate. */
 export interface RestateAgentClient {
   /** Runs a turn and resolves to its response (a pending turn resolves once answered). */
   process(sessionId: string, input: string): Promise<AgentResponse>;
-  /** Starts a turn without waiting for it; the response is the invocation's result. */
-  send(sessionId: string, input: string): Promise<void>;
+  /** Starts a turn without waiting for it; `result` waits for its response, from any process. */
+  send(sessionId: string, input: string): Promise<TurnHandle>;
+  result(turn: TurnHandle): Promise<AgentResponse>;
   /** Answers the suspension a session waits on, through the object's `answer` handler. */
   answer(sessionId: string, answer: PendingAnswer): Promise<void>;
   pending(sessionId: string): Promise<Suspension | null>;
@@ -35,8 +44,11 @@ export function restateAgentClient(options: RestateAgentClientOptions): RestateA
   return {
     process: async (sessionId, input) => object(sessionId).process(input),
     async send(sessionId, input) {
-      await ingress.objectSendClient<RestateAgentObject>({ name }, sessionId).process(input);
+      // An idempotency key makes the invocation attachable: its result can be fetched later.
+      const sent = await ingress.objectSendClient<RestateAgentObject>({ name }, sessionId).process(input, clients.rpc.sendOpts({ idempotencyKey: randomUUID() }));
+      return { invocationId: sent.invocationId, send: sent };
     },
+    result: (turn) => ingress.result(turn.send as Parameters<typeof ingress.result<AgentResponse>>[0]),
     answer: async (sessionId, answer) => object(sessionId).answer(answer),
     pending: async (sessionId) => object(sessionId).pending(),
     messages: async (sessionId) => object(sessionId).messages(),

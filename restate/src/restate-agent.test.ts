@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restateAgentClient, type RestateAgentClient } from "./agent-client.js";
+import { startBalancer } from "./test-fixtures/balancer.js";
 import { freePort, startRestateServer, startWorker, type RestateServer, type WorkerProcess } from "./test-fixtures/restate-server.js";
 
 // The real restate-server from npm on 127.0.0.1, real worker processes (the built package), a
@@ -62,8 +63,104 @@ describe("an agent session on Restate", () => {
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant", "user", "assistant"]);
     const effectLines = lines(effects);
     expect(effectLines.filter((line) => !line.startsWith("model"))).toHaveLength(2);
-    expect(effectLines[1]).toMatch(/^record 7 two-turn\/inv_\w+\/rec-7$/);
+    expect(effectLines[1]).toMatch(/^record 7 two-turn\/inv_\w+\/rec-7 worker$/);
     expect(effectLines[2]).toMatch(/^slow 7 two-turn\/inv_\w+\/slow-7$/);
     await stopWorker(one);
   });
+
+  it("finishes a turn on a second worker after SIGKILL mid tool round, running the completed call once", async () => {
+    const effects = join(dir, "crash-tool.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "tool", WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("crash-tool", "refund 8");
+    await untilLine(effects, "hanging tool A");
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 8: recorded 8, slow done 8" });
+    const effectLines = lines(effects);
+    expect(effectLines.filter((line) => line.startsWith("record 8"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("slow 8"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("model call 1"))).toHaveLength(1);
+  });
+
+  it("finishes a turn on a second worker after SIGKILL mid model call, repeating no completed call", async () => {
+    const effects = join(dir, "crash-model.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "model", WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("crash-model", "refund 9");
+    await untilLine(effects, "hanging model A");
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 9: recorded 9, slow done 9" });
+    const effectLines = lines(effects);
+    expect(effectLines.filter((line) => line.startsWith("model call 1"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("record 9"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("slow 9"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("model call 2"))).toHaveLength(1);
+  });
+
+  it("waits for an approval with no worker running, answered later through the ingress alone", async () => {
+    const effects = join(dir, "approval.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("approval", "approve 5");
+    expect(await until(() => client.pending("approval"))).toEqual({ kind: "approval", message: "Refund order 5?", callId: "ok-5", toolName: "approval" });
+    await stopWorker(first);
+    const awaiting = await client.awaiting("approval");
+    expect(awaiting?.suspension.callId).toBe("ok-5");
+    await client.resolve(awaiting?.awakeableId ?? "", { action: "accept" });
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done approve 5: approval: accept" });
+    expect(lines(effects).filter((line) => line.startsWith("approved 5"))).toEqual(["approved 5 accept"]);
+    expect(await client.pending("approval")).toBeNull();
+  });
+
+  it("answers a waiting approval with the object's answer handler", async () => {
+    const effects = join(dir, "answer.log");
+    const port = await freePort();
+    await worker(port, effects);
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("answer", "approve 6");
+    await until(() => client.pending("answer"));
+    await client.answer("answer", { action: "decline" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done approve 6: the user declined the request: Refund order 6?" });
+    await expect(client.answer("answer", { action: "accept" })).rejects.toThrow("waits for no answer");
+  });
+
+  it("serves 20 concurrent sessions from two workers behind a balancer, none interleaved with another", async () => {
+    const effects = join(dir, "twenty.log");
+    const ports = [await freePort(), await freePort()];
+    await worker(ports[0] ?? 0, effects, { WORKER_NAME: "A" });
+    await worker(ports[1] ?? 0, effects, { WORKER_NAME: "B" });
+    const balancer = await startBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
+    try {
+      await server.register(balancer.url);
+      const orders = Array.from({ length: 20 }, (_, index) => 100 + index);
+      const responses = await Promise.all(orders.map((order) => client.process(`many-${order}`, `refund ${order}`)));
+      expect(responses.map((response) => response.content)).toEqual(orders.map((order) => `done refund ${order}: recorded ${order}, slow done ${order}`));
+      for (const order of orders) {
+        const contents = (await client.messages(`many-${order}`)).map((message) => message.content);
+        expect(contents).toEqual([`refund ${order}`, "", `recorded ${order}`, `slow done ${order}`, `done refund ${order}: recorded ${order}, slow done ${order}`]);
+      }
+      const records = lines(effects).filter((line) => line.startsWith("record "));
+      expect(records).toHaveLength(20);
+      expect(new Set(records.map((line) => line.split(" ").at(-1)))).toEqual(new Set(["A", "B"]));
+    } finally {
+      await balancer.close();
+    }
+  });
 });
+
+/** Polls until `read` gives something other than null/undefined. */
+async function until<T>(read: () => Promise<T | null | undefined>): Promise<T> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

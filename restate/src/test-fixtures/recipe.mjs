@@ -8,7 +8,7 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
     description: "Record a refund",
     input: { type: "object", properties: { order: { type: "number" } }, required: ["order"] },
     execute: async ({ order }, ctx) => {
-      log(`record ${order} ${ctx.idempotencyKey}`);
+      log(`record ${order} ${ctx.idempotencyKey} ${worker}`);
       return { output: `recorded ${order}` };
     },
   });
