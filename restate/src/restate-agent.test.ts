@@ -1,7 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKernel } from "@weft/core";
+import { defineTool } from "@weft/sdk";
+import { scriptedModel } from "@weft/sdk/testing";
+import { inProcessAgent } from "./in-process-agent.js";
+// @ts-expect-error -- the workers' recipe is plain JavaScript, shared with the worker processes
+import { recipeParts } from "./test-fixtures/recipe.mjs";
 import { restateAgentClient, type RestateAgentClient } from "./agent-client.js";
 import { startBalancer } from "./test-fixtures/balancer.js";
 import { freePort, startRestateServer, startWorker, type RestateServer, type WorkerProcess } from "./test-fixtures/restate-server.js";
@@ -66,6 +72,16 @@ describe("an agent session on Restate", () => {
     expect(effectLines[1]).toMatch(/^record 7 two-turn\/inv_\w+\/rec-7 worker$/);
     expect(effectLines[2]).toMatch(/^slow 7 two-turn\/inv_\w+\/slow-7$/);
     await stopWorker(one);
+
+    // The same recipe in this process gives the same transcript.
+    const local = join(dir, "in-process.log");
+    const { agent, close } = await inProcessAgent(() =>
+      recipeParts({ createKernel, defineTool, scriptedModel, log: (line: string) => appendFileSync(local, `${line}\n`) }),
+    );
+    expect((await agent.process("refund 7")).content).toBe(first.content);
+    expect((await agent.process("thanks")).content).toBe(second.content);
+    expect(agent.messages().slice(1)).toEqual(messages);
+    await close();
   });
 
   it("finishes a turn on a second worker after SIGKILL mid tool round, running the completed call once", async () => {
