@@ -9,8 +9,8 @@ import { inProcessAgent } from "./in-process-agent.js";
 // @ts-expect-error -- the workers' recipe is plain JavaScript, shared with the worker processes
 import { recipeParts } from "./test-fixtures/recipe.mjs";
 import { restateAgentClient, type RestateAgentClient } from "./agent-client.js";
-import { startBalancer } from "./test-fixtures/balancer.js";
-import { freePort, startRestateServer, startWorker, type RestateServer, type WorkerProcess } from "./test-fixtures/restate-server.js";
+import { freePort, startBalancer, startRestateServer, type RestateServer } from "./testing/index.js";
+import { startWorker, type WorkerProcess } from "./test-fixtures/worker-process.js";
 
 // The real restate-server from npm on 127.0.0.1, real worker processes (the built package), a
 // scripted model. Side effects are counted in a file the tools and the model append to.
