@@ -34,7 +34,7 @@ trap stop EXIT
 
 "${AS[@]}" "$BIN/initdb" -D "$DIR/data" -U weft --auth=trust --no-sync -E UTF8 >/dev/null
 "${AS[@]}" "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w \
-  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1" start >/dev/null
 
 export WEFT_TEST_POSTGRES_URL="postgres://weft@127.0.0.1:$PORT/postgres"
 echo "ci-postgres: PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT"

@@ -59,7 +59,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const data = join(dir, "data");
   const port = await freePort();
   run("initdb", ["-D", data, "-U", "weft", "--auth=trust", "--no-sync", "-E", "UTF8"]);
-  run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
   let stopped = false;
   return {
     url: `postgres://weft@127.0.0.1:${port}/postgres`,
