@@ -12,6 +12,7 @@ export { pruneToolResults, cutToolOutput, type PruneOptions } from "./agent/prun
 export { summarise, SUMMARY_HEADING, type SummariseOptions } from "./agent/summarise.js";
 export { memorySessionStore, type SessionStore } from "./agent/session-store.js";
 export { fileSessionStore } from "./agent/file-session-store.js";
+export { versionedSessionStore } from "./agent/versioned-session-store.js";
 export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";
 export { consoleFeedback, type ConsoleFeedbackOptions } from "./agent/console-feedback.js";
 export { coreBuiltins } from "./builtins/core-builtins.js";

@@ -159,6 +159,7 @@ export class ToolExecutor {
           ...(this.host.session ? { session: this.host.session } : {}),
           ...(options.answer ? { answer: options.answer } : {}),
           ...(options.pending ? { pending: options.pending } : {}),
+          ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
           onProgress: (progress) => {
             options.onProgress?.(progress);
             this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);

@@ -42,7 +42,8 @@ export type WeftErrorCode =
   | "SESSION_INVALID"
   | "SESSION_CLOSED"
   | "HOOK_FAILED"
-  | "SERVICE_DUPLICATE";
+  | "SERVICE_DUPLICATE"
+  | "SESSION_CONFLICT";
 
 export interface WeftErrorOptions {
   cause?: unknown;
@@ -134,6 +135,24 @@ export class MaxIterationsError extends WeftError {
   constructor(iterations: number) {
     super("MAX_ITERATIONS", `stopped after ${iterations} iterations (maxIterations); raise the limit or continue with another process() call`);
     this.iterations = iterations;
+  }
+}
+
+/**
+ * A session write based on a version that is no longer current: another worker wrote the session
+ * first (or deleted it). Nothing was written; reload the session and decide again.
+ */
+export class SessionConflictError extends WeftError {
+  readonly sessionId: string;
+  readonly expectedVersion: number;
+  /** The version the store holds; undefined when the session does not exist. */
+  readonly actualVersion: number | undefined;
+  constructor(sessionId: string, expectedVersion: number, actualVersion: number | undefined) {
+    const found = actualVersion === undefined ? "it does not exist" : `it is at version ${actualVersion}`;
+    super("SESSION_CONFLICT", `session "${sessionId}" was written by someone else (expected version ${expectedVersion}, ${found}); reload it and try again`);
+    this.sessionId = sessionId;
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
   }
 }
 

@@ -1,6 +1,7 @@
 export * from "./message.js";
 export * from "./chat-model.js";
 export * from "./tool.js";
+export * from "./session-store.js";
 export * from "./tool-name.js";
 export * from "./define-tool.js";
 export * from "./standard-schema.js";

@@ -91,6 +91,12 @@ export interface ToolContext {
   pending?: PendingRequest;
   /** The session the call runs in, when it runs in one: tools that keep state per session key it by this. */
   sessionId?: string;
+  /**
+   * Stable across retries of this call (session, turn and call id) when a durable runner executes it:
+   * a tool that talks to an external system passes it on, so a call repeated after a crash is
+   * recognised there and takes effect once.
+   */
+  idempotencyKey?: string;
 }
 
 /** What a tool gives back. A failure is a result with `isError`, never a thrown error that ends the turn. */
@@ -148,6 +154,8 @@ export interface ExecuteOptions {
   pending?: PendingRequest;
   /** Passed to the tool as `ctx.sessionId`. */
   sessionId?: string;
+  /** Handed to the tool as `ctx.idempotencyKey`. */
+  idempotencyKey?: string;
 }
 
 /** Shorthand for an error result. */

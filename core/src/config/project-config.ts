@@ -25,6 +25,8 @@ export interface ProjectConfig {
   disableSkills?: string[];
   /** Bounds the load (MCP connections, agent cards), in ms. */
   deadline?: number;
+  /** Where sessions are kept: `{ store: sqlite, url: ./sessions.db }` or `{ store: postgres, url: postgres://... }`. */
+  sessions?: { store: "memory" | "sqlite" | "postgres"; url?: string };
 }
 
 /** One entry of `plugins:`: a name (short, package or path) and its options, with where it was written. */
@@ -104,6 +106,14 @@ const OPTIONS: Record<string, Check> = {
   },
   disableSkills: stringList,
   deadline: wholeNumber("milliseconds"),
+  sessions: (value, path, doc) => {
+    const shape = "expected { store: memory | sqlite | postgres, url: <database file or postgres:// URL> }";
+    if (!isRecord(value) || !Object.keys(value).every((key) => key === "store" || key === "url")) throw doc.error(path, shape);
+    if (!["memory", "sqlite", "postgres"].includes(value.store as string)) throw doc.error([...path, "store"], shape);
+    if (value.url !== undefined) string(value.url, [...path, "url"], doc);
+    if (value.store !== "memory" && value.url === undefined) throw doc.error(path, `the ${String(value.store)} store needs a url (${shape})`);
+    return value;
+  },
 };
 
 function wholeNumber(meaning: string): Check {

@@ -11,3 +11,4 @@ export {
 } from "./provider-conformance.js";
 export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
 export { drain, rejectionOf } from "./drain.js";
+export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";

@@ -1,0 +1,182 @@
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKernel } from "@weft/core";
+import { defineTool } from "@weft/sdk";
+import { scriptedModel } from "@weft/sdk/testing";
+import { inProcessAgent } from "./in-process-agent.js";
+// @ts-expect-error -- the workers' recipe is plain JavaScript, shared with the worker processes
+import { recipeParts } from "./test-fixtures/recipe.mjs";
+import { restateAgentClient, type RestateAgentClient } from "./agent-client.js";
+import { freePort, startBalancer, startRestateServer, type RestateServer } from "./testing/index.js";
+import { startWorker, type WorkerProcess } from "./test-fixtures/worker-process.js";
+
+// The real restate-server from npm on 127.0.0.1, real worker processes (the built package), a
+// scripted model. Side effects are counted in a file the tools and the model append to.
+
+let server: RestateServer;
+let client: RestateAgentClient;
+let dir: string;
+const workers = new Set<WorkerProcess>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "weft-restate-test-"));
+  server = await startRestateServer();
+  client = restateAgentClient({ ingressUrl: server.ingressUrl, adminUrl: server.adminUrl });
+});
+
+afterAll(async () => {
+  for (const worker of workers) await worker.kill();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function worker(port: number, sideEffects: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const started = await startWorker(port, sideEffects, env);
+  workers.add(started);
+  return started;
+}
+
+async function stopWorker(one: WorkerProcess): Promise<void> {
+  await one.kill();
+  workers.delete(one);
+}
+
+function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line && !line.startsWith("listening")) : [];
+}
+
+async function untilLine(file: string, prefix: string): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!lines(file).some((line) => line.startsWith(prefix))) {
+    if (Date.now() > end) throw new Error(`no "${prefix}" line in ${file}: ${lines(file).join(" | ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("an agent session on Restate", () => {
+  it("runs a two-turn tool-using session, each call a journaled step with its idempotency key", async () => {
+    const effects = join(dir, "two-turn.log");
+    const port = await freePort();
+    const one = await worker(port, effects);
+    await server.register(`http://127.0.0.1:${port}`);
+    const first = await client.process("two-turn", "refund 7");
+    expect(first).toMatchObject({ status: "done", content: "done refund 7: recorded 7, slow done 7" });
+    const second = await client.process("two-turn", "thanks");
+    expect(second).toMatchObject({ status: "done", content: "echo thanks" });
+    const messages = await client.messages("two-turn");
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant", "user", "assistant"]);
+    const effectLines = lines(effects);
+    expect(effectLines.filter((line) => !line.startsWith("model"))).toHaveLength(2);
+    expect(effectLines[1]).toMatch(/^record 7 two-turn\/inv_\w+\/rec-7 worker$/);
+    expect(effectLines[2]).toMatch(/^slow 7 two-turn\/inv_\w+\/slow-7$/);
+    await stopWorker(one);
+
+    // The same recipe in this process gives the same transcript.
+    const local = join(dir, "in-process.log");
+    const { agent, close } = await inProcessAgent(() =>
+      recipeParts({ createKernel, defineTool, scriptedModel, log: (line: string) => appendFileSync(local, `${line}\n`) }),
+    );
+    expect((await agent.process("refund 7")).content).toBe(first.content);
+    expect((await agent.process("thanks")).content).toBe(second.content);
+    expect(agent.messages().slice(1)).toEqual(messages);
+    await close();
+  });
+
+  it("finishes a turn on a second worker after SIGKILL mid tool round, running the completed call once", async () => {
+    const effects = join(dir, "crash-tool.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "tool", WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("crash-tool", "refund 8");
+    await untilLine(effects, "hanging tool A");
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 8: recorded 8, slow done 8" });
+    const effectLines = lines(effects);
+    expect(effectLines.filter((line) => line.startsWith("record 8"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("slow 8"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("model call 1"))).toHaveLength(1);
+  });
+
+  it("finishes a turn on a second worker after SIGKILL mid model call, repeating no completed call", async () => {
+    const effects = join(dir, "crash-model.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "model", WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("crash-model", "refund 9");
+    await untilLine(effects, "hanging model A");
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 9: recorded 9, slow done 9" });
+    const effectLines = lines(effects);
+    expect(effectLines.filter((line) => line.startsWith("model call 1"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("record 9"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("slow 9"))).toHaveLength(1);
+    expect(effectLines.filter((line) => line.startsWith("model call 2"))).toHaveLength(1);
+  });
+
+  it("waits for an approval with no worker running, answered later through the ingress alone", async () => {
+    const effects = join(dir, "approval.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("approval", "approve 5");
+    expect(await until(() => client.pending("approval"))).toEqual({ kind: "approval", message: "Refund order 5?", callId: "ok-5", toolName: "approval" });
+    await stopWorker(first);
+    const awaiting = await client.awaiting("approval");
+    expect(awaiting?.suspension.callId).toBe("ok-5");
+    await client.resolve(awaiting?.awakeableId ?? "", { action: "accept" });
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done approve 5: approval: accept" });
+    expect(lines(effects).filter((line) => line.startsWith("approved 5"))).toEqual(["approved 5 accept"]);
+    expect(await client.pending("approval")).toBeNull();
+  });
+
+  it("answers a waiting approval with the object's answer handler", async () => {
+    const effects = join(dir, "answer.log");
+    const port = await freePort();
+    await worker(port, effects);
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("answer", "approve 6");
+    await until(() => client.pending("answer"));
+    await client.answer("answer", { action: "decline" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done approve 6: the user declined the request: Refund order 6?" });
+    await expect(client.answer("answer", { action: "accept" })).rejects.toThrow("waits for no answer");
+  });
+
+  it("serves 20 concurrent sessions from two workers behind a balancer, none interleaved with another", async () => {
+    const effects = join(dir, "twenty.log");
+    const ports = [await freePort(), await freePort()];
+    await worker(ports[0] ?? 0, effects, { WORKER_NAME: "A" });
+    await worker(ports[1] ?? 0, effects, { WORKER_NAME: "B" });
+    const balancer = await startBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
+    try {
+      await server.register(balancer.url);
+      const orders = Array.from({ length: 20 }, (_, index) => 100 + index);
+      const responses = await Promise.all(orders.map((order) => client.process(`many-${order}`, `refund ${order}`)));
+      expect(responses.map((response) => response.content)).toEqual(orders.map((order) => `done refund ${order}: recorded ${order}, slow done ${order}`));
+      for (const order of orders) {
+        const contents = (await client.messages(`many-${order}`)).map((message) => message.content);
+        expect(contents).toEqual([`refund ${order}`, "", `recorded ${order}`, `slow done ${order}`, `done refund ${order}: recorded ${order}, slow done ${order}`]);
+      }
+      const records = lines(effects).filter((line) => line.startsWith("record "));
+      expect(records).toHaveLength(20);
+      expect(new Set(records.map((line) => line.split(" ").at(-1)))).toEqual(new Set(["A", "B"]));
+    } finally {
+      await balancer.close();
+    }
+  });
+});
+
+/** Polls until `read` gives something other than null/undefined. */
+async function until<T>(read: () => Promise<T | null | undefined>): Promise<T> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

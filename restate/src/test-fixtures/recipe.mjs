@@ -1,0 +1,61 @@
+// The agent the Restate tests run: the same recipe in-process and on Restate.
+// Its model is scripted by the transcript: for "refund N" it calls record(N) then slow(N) and then
+// answers; for "approve N" it calls approval(N) (which suspends until answered); otherwise it echoes.
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process" }) {
+  const kernel = createKernel();
+  const record = defineTool({
+    name: "record",
+    description: "Record a refund",
+    input: { type: "object", properties: { order: { type: "number" } }, required: ["order"] },
+    execute: async ({ order }, ctx) => {
+      log(`record ${order} ${ctx.idempotencyKey} ${worker}`);
+      return { output: `recorded ${order}` };
+    },
+  });
+  const slow = defineTool({
+    name: "slow",
+    description: "A slow external call",
+    input: { type: "object", properties: { order: { type: "number" } }, required: ["order"] },
+    execute: async ({ order }, ctx) => {
+      if (hangWhat === "tool") await hang("tool");
+      log(`slow ${order} ${ctx.idempotencyKey}`);
+      return { output: `slow done ${order}` };
+    },
+  });
+  const approval = defineTool({
+    name: "approval",
+    description: "Ask for approval",
+    input: { type: "object", properties: { order: { type: "number" } }, required: ["order"] },
+    execute: async ({ order }, ctx) => {
+      if (!ctx.answer) return { output: "waiting", pending: { kind: "approval", message: `Refund order ${order}?` } };
+      log(`approved ${order} ${ctx.answer.action}`);
+      return { output: `approval: ${ctx.answer.action}` };
+    },
+  });
+  const reply = (request) => {
+    const messages = request.messages;
+    const last = messages[messages.length - 1];
+    const user = [...messages].reverse().find((message) => message.role === "user")?.content ?? "";
+    const order = Number(user.split(" ")[1]);
+    if (last.role === "user") {
+      log(`model call 1 ${user}`);
+      if (user.startsWith("refund")) return { toolCalls: [{ id: `rec-${order}`, name: "record", arguments: { order } }, { id: `slow-${order}`, name: "slow", arguments: { order } }] };
+      if (user.startsWith("approve")) return { toolCalls: [{ id: `ok-${order}`, name: "approval", arguments: { order } }] };
+      return `echo ${user}`;
+    }
+    if (hangWhat === "model") {
+      log(`hanging model ${worker}`);
+      return { delayMs: 3_600_000, text: "never" };
+    }
+    log(`model call 2 ${user}`);
+    return `done ${user}: ${messages.filter((message) => message.role === "tool").slice(-2).map((message) => message.content).join(", ")}`;
+  };
+  const model = scriptedModel(Array.from({ length: 50 }, () => reply));
+  return {
+    model,
+    kernel,
+    session: { prompt: "You handle refunds.", tools: [record, slow, approval] },
+    settings: { parallelToolCalls: false },
+    close: () => kernel.close(),
+  };
+}

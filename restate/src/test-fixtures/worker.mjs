@@ -1,0 +1,23 @@
+// A weft worker process: serves the agent object over HTTP/1.1 on WORKER_PORT (runs the built package).
+// SIDE_EFFECTS names a file each completed tool call and model call appends a line to; HANG makes
+// this worker hang in the first `slow` tool call ("tool") or in a model call after a tool round
+// ("model"), writing a line "hanging <what>" first, so the test can SIGKILL it there.
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:http";
+import * as restate from "@restatedev/restate-sdk";
+import { createKernel } from "@weft/core";
+import { defineTool } from "@weft/sdk";
+import { scriptedModel } from "@weft/sdk/testing";
+import { restateAgent } from "../../dist/index.js";
+import { recipeParts } from "./recipe.mjs";
+
+const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker" } = process.env;
+const log = (line) => appendFileSync(SIDE_EFFECTS, `${line}\n`);
+const hang = (what) => {
+  log(`hanging ${what} ${WORKER_NAME}`);
+  return new Promise(() => {});
+};
+
+const agent = restateAgent(() => recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME }));
+const server = createServer(restate.createEndpointHandler({ services: [agent] }));
+server.listen(Number(WORKER_PORT), "127.0.0.1", () => log(`listening ${WORKER_NAME}`));

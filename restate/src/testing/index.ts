@@ -1,0 +1,2 @@
+export { startRestateServer, freePort, type RestateServer } from "./restate-server.js";
+export { startBalancer, type Balancer } from "./balancer.js";
