@@ -3,7 +3,7 @@ import { retryDelay, type RetryPolicy } from "@weft/sdk";
 import { AgentHttpError, AgentTransportError, failureKind } from "./transport-failure.js";
 
 /** Transient failures are retried this way: few tries, short waits (a call has its own deadline). */
-export const AGENT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseDelayMs: 250, maxDelayMs: 5_000 });
+export const AGENT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxRetryAfterMs: 5_000 });
 
 /** Gateways saying the agent behind them did not answer: nothing was done, so trying again is safe. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);

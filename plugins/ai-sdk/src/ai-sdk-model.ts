@@ -49,6 +49,7 @@ export function createAiSdkModel(options: AiSdkModelOptions): ChatModel {
     maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
     baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
     maxDelayMs: options.maxRetryDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs,
   };
   const languageModels = new Map<string, LanguageModelV4>();
   const languageModel = (id: string): LanguageModelV4 => {
@@ -86,8 +87,12 @@ async function openStream(provider: string, model: LanguageModelV4, callOptions:
       if (isAbortError(error) || callOptions.abortSignal?.aborted) throw error;
       if (attempt < policy.maxRetries && retryable(error)) {
         const headers = APICallError.isInstance(error) && error.responseHeaders ? new Headers(error.responseHeaders) : undefined;
-        await sleep(retryDelay(attempt, policy, headers), callOptions.abortSignal);
-        continue;
+        const wait = retryDelay(attempt, policy, headers);
+        // A Retry-After beyond the cap is not waited for: the error says what the provider asked.
+        if (wait !== undefined) {
+          await sleep(wait, callOptions.abortSignal);
+          continue;
+        }
       }
       throw providerError(provider, error, attempt);
     }
