@@ -89,8 +89,6 @@ export interface ToolContext {
   answer?: PendingAnswer;
   /** The request the answer belongs to. */
   pending?: PendingRequest;
-  /** The session the call runs in, when it runs in one: tools that keep state per session key it by this. */
-  sessionId?: string;
   /**
    * Stable across retries of this call (session, turn and call id) when a durable runner executes it:
    * a tool that talks to an external system passes it on, so a call repeated after a crash is
@@ -152,8 +150,6 @@ export interface ExecuteOptions {
   onProgress?(progress: ToolProgress): void;
   answer?: PendingAnswer;
   pending?: PendingRequest;
-  /** Passed to the tool as `ctx.sessionId`. */
-  sessionId?: string;
   /** Handed to the tool as `ctx.idempotencyKey`. */
   idempotencyKey?: string;
 }

@@ -34,7 +34,7 @@ export interface AgentRequest {
  * remote task.
  */
 export async function callAgent(agent: RemoteAgent, request: AgentRequest, ctx: ToolContext, conversations: Conversations): Promise<ToolResult> {
-  const sessionId = ctx.sessionId ?? NO_SESSION;
+  const sessionId = ctx.session?.id ?? NO_SESSION;
   let current: PendingTask | undefined;
   let settled = false;
   let step = 0;

@@ -2,12 +2,22 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { TaskState } from "@a2a-js/sdk";
-import { memoryLogger, type Kernel } from "@weft/sdk";
+import { memoryLogger, type Kernel, type ToolCallRequest } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { Conversations } from "./index.js";
 import { startAgentServer, type AgentServer, type AgentServerOptions, type Turn } from "./test-fixtures/agent-server.js";
 import { startLegacyAgentServer } from "./test-fixtures/legacy-agent-server.js";
+
+/** Runs `call` in the kernel session `id` (opened on first use), as an agent's session would. */
+async function inSession(kernel: Kernel, id: string, call: ToolCallRequest) {
+  const session = await kernel.session({ id });
+  try {
+    return await session.execute(call);
+  } finally {
+    await session.dispose();
+  }
+}
 
 /** An agent that remembers what was said in each context, and asks a question it needs answered. */
 function rememberingAgent(): (turn: Turn) => Promise<void> {
@@ -59,29 +69,29 @@ describe.each([
   });
 
   it("continues one remote context across three calls in a session", async () => {
-    const session = { sessionId: "three-calls" };
-    expect((await kernel.execute(say("apples"), session)).output).toBe("So far: apples");
-    expect((await kernel.execute(say("pears"), session)).output).toBe("So far: apples, pears");
-    expect((await kernel.execute(say("plums"), session)).output).toBe("So far: apples, pears, plums");
+    const session = "three-calls";
+    expect((await inSession(kernel, session, say("apples"))).output).toBe("So far: apples");
+    expect((await inSession(kernel, session, say("pears"))).output).toBe("So far: apples, pears");
+    expect((await inSession(kernel, session, say("plums"))).output).toBe("So far: apples, pears, plums");
     const contexts = new Set(server.messages.slice(-3).map((message) => message.contextId));
     expect(contexts.size).toBe(1);
     expect(conversations.session("three-calls")).toEqual({ [TOOL]: { contextId: [...contexts][0] } });
   });
 
   it("keeps sessions apart, and starts afresh on new_conversation", async () => {
-    await kernel.execute(say("red"), { sessionId: "a" });
-    expect((await kernel.execute(say("blue"), { sessionId: "b" })).output).toBe("So far: blue");
-    expect((await kernel.execute(say("green"), { sessionId: "a" })).output).toBe("So far: red, green");
-    expect((await kernel.execute(say("white", { new_conversation: true }), { sessionId: "a" })).output).toBe("So far: white");
-    expect((await kernel.execute(say("black"), { sessionId: "a" })).output).toBe("So far: white, black");
+    await inSession(kernel, "a", say("red"));
+    expect((await inSession(kernel, "b", say("blue"))).output).toBe("So far: blue");
+    expect((await inSession(kernel, "a", say("green"))).output).toBe("So far: red, green");
+    expect((await inSession(kernel, "a", say("white", { new_conversation: true }))).output).toBe("So far: white");
+    expect((await inSession(kernel, "a", say("black"))).output).toBe("So far: white, black");
   });
 
   it("continues the task the agent left waiting for input with the next call, not a new one", async () => {
-    const session = { sessionId: "booking" };
-    const asked = await kernel.execute(say("book a table"), session);
+    const session = "booking";
+    const asked = await inSession(kernel, session, say("book a table"));
     expect(asked.output).toBe("Memo_Agent needs input: For how many?");
     const { taskId, contextId } = asked.pending?.data as { taskId: string; contextId: string };
-    const answered = await kernel.execute(say("four"), session);
+    const answered = await inSession(kernel, session, say("four"));
     expect(answered.output).toBe("Booked for four");
     expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
     expect(server.messages.at(-1)).toMatchObject({ taskId, contextId });
@@ -89,13 +99,13 @@ describe.each([
   });
 
   it("continues the conversation from its JSON after a restart", async () => {
-    await kernel.execute(say("one"), { sessionId: "restart" });
+    await inSession(kernel, "restart", say("one"));
     const stored = JSON.stringify(conversations.session("restart"));
     const restored = new Conversations();
     restored.restore("restart", JSON.parse(stored));
     const again = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations: restored }]], { logger: memoryLogger() });
     try {
-      expect((await again.execute(say("two"), { sessionId: "restart" })).output).toBe("So far: one, two");
+      expect((await inSession(again, "restart", say("two"))).output).toBe("So far: one, two");
     } finally {
       await again.close();
     }

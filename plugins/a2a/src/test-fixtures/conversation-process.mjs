@@ -7,5 +7,5 @@ const conversations = new Conversations();
 conversations.restore("s1", JSON.parse(stored));
 const [tool] = await resolveAgentTools([{ card }], { conversations });
 const controller = new AbortController();
-const result = await tool.execute({ task }, { signal: controller.signal, callId: "c1", onProgress() {}, sessionId: "s1" });
+const result = await tool.execute({ task }, { signal: controller.signal, callId: "c1", onProgress() {}, session: { id: "s1" } });
 process.stdout.write(JSON.stringify({ output: result.output, session: conversations.session("s1") }));
