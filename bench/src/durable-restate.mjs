@@ -2,7 +2,7 @@
 // model calls and two tool calls): the per-step overhead as a ratio, and sessions completed per
 // second with one and two workers. Needs Node 22 (the Restate SDK does); scripts/ci-restate.sh
 // installs it:
-//   bash scripts/ci-restate.sh --help >/dev/null; restate/.node22/node_modules/node/bin/node bench/src/durable-restate.mjs
+//   bash scripts/ci-restate.sh --help >/dev/null; "$(scripts/node22.sh)" bench/src/durable-restate.mjs
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createKernel } from "@weft/core";
