@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { RUN_MARKER_VARIABLE, markedSurvivors, newRunMarker, sweepMarkedProcesses } from "./process-sweep.js";
+import { markedSurvivors, newRunMarker, runMarkerVariable, sweepMarkedProcesses } from "./process-sweep.js";
 
 /** The output cap when none is given: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -65,7 +65,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
     }
     const child = spawn("/bin/sh", ["-c", MERGE_STDERR, options.command, ...(options.args ?? [])], {
       cwd: options.cwd,
-      env: { ...(options.env ?? process.env), [RUN_MARKER_VARIABLE]: marker },
+      env: { ...(options.env ?? process.env), [runMarkerVariable(marker)]: "1" },
       // stderr carries only the shell's own complaint when the program cannot be run (126, 127).
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

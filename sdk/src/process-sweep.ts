@@ -2,11 +2,14 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 
 /**
- * The environment variable every process the runner starts carries, with a value unique to the run.
- * A descendant that left the process group (`setsid`, a daemon's double fork) still inherits it, so a
- * sweep of /proc finds it after its parent is gone and its ppid says nothing.
+ * Every process the runner starts carries an environment variable `WEFT_RUN_<marker>=1`, unique to the
+ * run. A descendant that left the process group (`setsid`, a daemon's double fork) still inherits it,
+ * so a sweep of /proc finds it after its parent is gone and its ppid says nothing. The marker is in the
+ * name, not the value, so a run inside a run (weft started by a weft command) keeps the outer marker too.
  */
-export const RUN_MARKER_VARIABLE = "WEFT_RUN_ID";
+export function runMarkerVariable(marker: string): string {
+  return `WEFT_RUN_${marker}`;
+}
 
 /** A fresh marker value: 128 random bits, so no process of another run (or another program) can match. */
 export function newRunMarker(): string {
@@ -63,7 +66,7 @@ export async function markedSurvivors(marker: string, graceMs = 200): Promise<nu
 }
 
 function markerNeedle(marker: string): Buffer {
-  return Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`);
+  return Buffer.from(`${runMarkerVariable(marker)}=1\0`);
 }
 
 function markedProcesses(needle: Buffer): number[] {

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { Type } from "typebox";
 import { deadlinePassed, defineTool, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool, type ToolContext, type ToolResult, type ToolSource } from "@weft/sdk";
 import type { FolderSkill } from "./skill.js";
@@ -37,8 +37,9 @@ export function skillExecuteFileTool(lookup: SkillLookup, source: ToolSource, ti
 async function run(skill: FolderSkill, file: string, args: string[], ctx: ToolContext, timeoutMs: number): Promise<ToolResult> {
   let target: string;
   try {
-    target = await skill.root.resolve(file);
-    const refusal = await notRunnable(file, target);
+    const opened = await skill.root.openFile(file);
+    target = opened.path;
+    const refusal = await notRunnable(file, opened.handle);
     if (refusal) return errorResult(refusal);
   } catch (error) {
     return fileFailure("run", file, error);
@@ -63,8 +64,7 @@ async function run(skill: FolderSkill, file: string, args: string[], ctx: ToolCo
  * Why a file cannot run directly, or undefined when it can. No interpreter is guessed from the
  * extension: the file must say how it runs, with its execute bit and a shebang (or be a binary).
  */
-async function notRunnable(file: string, target: string): Promise<string | undefined> {
-  const handle = await open(target, "r");
+async function notRunnable(file: string, handle: FileHandle): Promise<string | undefined> {
   try {
     const info = await handle.stat();
     if ((info.mode & 0o111) === 0) {

@@ -1,4 +1,3 @@
-import { open } from "node:fs/promises";
 import { Type } from "typebox";
 import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, errorResult, type Tool, type ToolResult, type ToolSource } from "@weft/sdk";
 import { binaryType, decodeText } from "./file-type.js";
@@ -35,7 +34,8 @@ async function readText(skill: FolderSkill, file: string): Promise<ToolResult> {
   let content: Buffer;
   let size: number;
   try {
-    const handle = await open(await skill.root.resolve(file), "r");
+    // Race-free and regular files only: a FIFO in a skill folder is refused, never waited on.
+    const { handle } = await skill.root.openFile(file);
     try {
       size = (await handle.stat()).size;
       // One byte past the cap tells a file that is too large (or grew since it was listed).
