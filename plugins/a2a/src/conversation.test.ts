@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { TaskState } from "@a2a-js/sdk";
-import { memoryLogger, type Kernel, type ToolCallRequest } from "@weft/sdk";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import { memoryLogger, type Kernel, type MemoryLogger, type ToolCallRequest } from "@weft/sdk";
 import { createTestKernel } from "@weft/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { Conversations } from "./index.js";
@@ -50,6 +51,7 @@ describe.each([
   let server: AgentServer;
   let conversations: Conversations;
   let kernel: Kernel;
+  let logger: MemoryLogger;
   const options = (): AgentServerOptions => ({
     name: "Memo Agent",
     streaming: true,
@@ -60,7 +62,8 @@ describe.each([
   beforeAll(async () => {
     server = await start(options());
     conversations = new Conversations();
-    kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations }]], { logger: memoryLogger() });
+    logger = memoryLogger();
+    kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations }]], { logger });
   });
 
   afterAll(async () => {
@@ -96,6 +99,23 @@ describe.each([
     expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
     expect(server.messages.at(-1)).toMatchObject({ taskId, contextId });
     expect(conversations.session("booking")).toEqual({ [TOOL]: { contextId } });
+  });
+
+  it("cancels the task left waiting when the model starts a new conversation", async () => {
+    const session = "abandoned";
+    const asked = await inSession(kernel, session, say("book a table"));
+    const { taskId, contextId } = asked.pending?.data as { taskId: string; contextId: string };
+    const fresh = await inSession(kernel, session, say("hello", { new_conversation: true }));
+    expect(fresh.output).toBe("So far: hello");
+    expect(logger.warnings()).toEqual([]);
+    expect(server.messages.at(-1)?.contextId).not.toBe(contextId);
+    // Asked independently of weft (a 0.3 server cancels an idle task in its store without calling the executor).
+    const compat = { legacyCompat: { enabled: true } };
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory(compat)], cardResolver: new DefaultAgentCardResolver(compat) }),
+    ).createFromUrl(server.origin);
+    const task = await client.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it("continues the conversation from its JSON after a restart", async () => {
