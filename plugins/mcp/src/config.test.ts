@@ -63,8 +63,8 @@ describe("parseMcpConfig", () => {
 
   it("splits `tools` into an allowlist and a drop-list", () => {
     const [allow, deny] = parseMcpConfig({ servers: { a: { command: "x", tools: ["read", "write", "!write"] }, b: { command: "x", tools: ["!delete"] } } });
-    expect(allow.tools).toEqual({ allow: ["read", "write"], deny: ["write"] });
-    expect(deny.tools).toEqual({ deny: ["delete"] });
+    expect(allow?.tools).toEqual({ allow: ["read", "write"], deny: ["write"] });
+    expect(deny?.tools).toEqual({ deny: ["delete"] });
   });
 
   it("names the server and the field of every mistake", () => {
@@ -92,6 +92,7 @@ describe("parseMcpConfig", () => {
       { mcpServers: { local: { command: "tool", args: ["--token=${TOKEN}"], env: { KEY: "${TOKEN}" } }, remote: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } } } },
       { env },
     );
+    if (!local || !remote) throw new Error("expected two servers");
     expect(resolveTransport(local, env)).toMatchObject({ args: ["--token=s3cret"], env: { KEY: "s3cret" } });
     expect(resolveTransport(remote, env)).toMatchObject({ url: "https://api.example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
     expect(() => parseMcpConfig({ mcpServers: { web: { url: "https://h/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } } }, { env })).toThrow(

@@ -127,14 +127,15 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
   const read = new FieldReader(entry, fail);
 
   const typeName = read.string("type");
-  if (typeName !== undefined && !(typeName in TYPES)) {
+  const typed = typeName === undefined ? undefined : TYPES[typeName];
+  if (typeName !== undefined && typed === undefined) {
     fail('"type"', `must be one of ${Object.keys(TYPES).join(", ")} (got "${typeName}")`);
   }
   const rawCommand = entry.command;
   const hasCommand = rawCommand !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand && hasUrl) fail("entry", `has both "command" and "url": a server is either local (command) or remote (url)`);
-  const kind = typeName ? TYPES[typeName] : hasUrl ? "http" : "stdio";
+  const kind = typed ?? (hasUrl ? "http" : "stdio");
 
   let transport: ServerTransport;
   if (kind === "stdio") {

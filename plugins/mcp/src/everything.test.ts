@@ -176,7 +176,7 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
     const resources = await host.resources("everything");
     expect(resources).toContainEqual(expect.objectContaining({ server: "everything", uri: "demo://resource/static/document/features.md", mimeType: "text/markdown" }));
     const [contents] = await host.readResource("everything", "demo://resource/static/document/features.md");
-    expect(contents.text).toContain("# Everything Server - Features");
+    expect(contents?.text).toContain("# Everything Server - Features");
     const prompts = await host.prompts();
     expect(prompts).toContainEqual(expect.objectContaining({ server: "everything", name: "args-prompt", arguments: [expect.objectContaining({ name: "city", required: true }), expect.objectContaining({ name: "state" })] }));
     expect(await host.getPrompt("everything", "args-prompt", { city: "Paris" })).toEqual({ messages: [{ role: "user", content: "What's weather in Paris?" }] });

@@ -42,6 +42,7 @@ describe("toToolResult", () => {
     expect(toToolResult({ content: [{ type: "text", text: "Nice out" }], structuredContent: weather }, origin).output).toBe('Nice out\n{"temperature":21,"conditions":"sunny"}');
     expect(toToolResult({ content: [{ type: "text", text: JSON.stringify(weather, null, 2) }], structuredContent: weather }, origin).output).toBe(JSON.stringify(weather, null, 2));
     expect(toToolResult({ content: [{ type: "text", text: "file body\n" }], structuredContent: { content: "file body\n" } }, origin).output).toBe("file body\n");
+    expect(toToolResult({ content: [{ type: "text", text: '[{"name":"a"}]' }], structuredContent: { entities: [{ name: "a" }] } }, origin).output).toBe('[{"name":"a"}]');
   });
 
   it("makes an MCP error result an error result with the server's text", () => {

@@ -82,23 +82,26 @@ export function toToolResult(result: CallResult, origin: { server: string; tool:
 
 /**
  * Whether the blocks already carry the structured value: a text block is it as JSON (servers are asked to
- * send both), or it is an object of strings that the text holds each of (server-filesystem's `{ content }`).
+ * send both), or it is an object each of whose fields the blocks already hold: a string the text contains
+ * (server-filesystem's `{ content }`) or a value a text block is as JSON (server-memory's `{ entities }`).
  */
 function carries(blocks: readonly ContentBlock[], structured: unknown, text: string): boolean {
-  if (typeof structured === "object" && structured !== null && !Array.isArray(structured)) {
-    const values = Object.values(structured);
-    if (values.length > 0 && values.every((value) => typeof value === "string" && text.includes(value))) return true;
+  const parsed = blocks.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? parseJson(block.text) : []));
+  if (parsed.some((value) => isDeepStrictEqual(value, structured))) return true;
+  if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return false;
+  const fields = Object.values(structured);
+  return fields.length > 0 && fields.every((field) => (typeof field === "string" ? text.includes(field) : parsed.some((value) => isDeepStrictEqual(value, field))));
+}
+
+/** A text block's JSON value, or nothing when it is not JSON. */
+function parseJson(text: string): unknown[] {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return [];
+  try {
+    return [JSON.parse(trimmed)];
+  } catch {
+    return [];
   }
-  return blocks.some((block) => {
-    if (block.type !== "text" || typeof block.text !== "string") return false;
-    const json = block.text.trim();
-    if (!json.startsWith("{") && !json.startsWith("[")) return false;
-    try {
-      return isDeepStrictEqual(JSON.parse(json), structured);
-    } catch {
-      return false;
-    }
-  });
 }
 
 function base64Bytes(data: string | undefined): number {

@@ -96,7 +96,9 @@ describe("Manager", () => {
     kernel.hooks.feedback.tap((event) => void seen.push(event));
     const scope = kernel.scope("mcp-cli");
     const scoped = mcpManager(scope);
-    scoped.register(parseMcpConfig({ s: stdio("test") })[0]);
+    const [spec] = parseMcpConfig({ s: stdio("test") });
+    if (!spec) throw new Error("expected one server");
+    scoped.register(spec);
     await scoped.start("s");
     expect(kernel.tools.get("s__echo")?.source).toEqual({ kind: "mcp", id: "s" });
     expect(seen).toContainEqual({ type: "mcp.status", server: "s", state: "connected", tools: 11 });

@@ -44,7 +44,7 @@ describe("MCP client conformance (@modelcontextprotocol/conformance)", () => {
       [conformance, "client", "--command", `${process.execPath} ${join(compiled, "conformance-client.js")}`, "--scenario", name, "--timeout", "60000", "-o", output],
       { cwd: repoRoot, timeout: 90_000 },
     );
-    const [folder] = await readdir(output);
+    const [folder = ""] = await readdir(output);
     return JSON.parse(await readFile(join(output, folder, "checks.json"), "utf8")) as Check[];
   }
 

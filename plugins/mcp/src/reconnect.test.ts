@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { FeedbackEvent, Kernel } from "@weft/sdk";
 import { memoryLogger } from "@weft/sdk";
@@ -116,4 +118,28 @@ describe("a remote server that stays away", () => {
     await mcpHost(kernel).stop("remote");
     expect(server.output()).toMatch(/Received session termination request for session [0-9a-f-]{36}/);
   });
+});
+
+describe("a remote server that wants authorization", () => {
+  it("fails the start with a reason that names what to add", async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(401, { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp"' }).end('{"error":"unauthorized"}');
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as { port: number };
+    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { locked: { url: `http://127.0.0.1:${port}/mcp` } } } }]], { logger: memoryLogger() });
+    try {
+      expect(mcpHost(kernel).status()[0]).toEqual({
+        name: "locked",
+        state: "failed",
+        tools: 0,
+        error: `the server at http://127.0.0.1:${port}/mcp refused the request without authorization (HTTP 401); weft does not do OAuth yet, so give it a token in the server's "headers" (for example "Authorization": "Bearer \${TOKEN}")`,
+      });
+    } finally {
+      await kernel.close();
+      server.close();
+    }
+  }, 30_000);
 });

@@ -28,6 +28,9 @@ export function isLegacyServerAnswer(error: unknown): boolean {
 
 /** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
 export function describeRemoteFailure(error: unknown, url: string): string {
+  if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
+    return `the server at ${url} refused the request without authorization (HTTP ${error.code}); weft does not do OAuth yet, so give it a token in the server's "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+  }
   if (error instanceof StreamableHTTPError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
   const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
   if (causeCode === "ECONNREFUSED") return `cannot reach ${url}: connection refused (is the server running?)`;

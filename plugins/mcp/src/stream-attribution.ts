@@ -4,7 +4,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
  * Which call a server's request belongs to, over Streamable HTTP: a server asks its question
  * (`elicitation/create`) on the event stream that answers the `tools/call` it is about, and MCP puts no
  * link in the message itself. This fetch reads along each call's stream (before the SDK's transport does)
- * and remembers, for every request the server sends there, the progress token of the call whose stream
+ * and remembers, for every question the server sends there, the progress token of the call whose stream
  * carried it; the elicitation handler then asks `callOf(requestId)`.
  *
  * A question that comes some other way (the standalone GET stream, a resumed stream) has no link, and
@@ -44,10 +44,11 @@ export class StreamAttribution {
   }
 
   #note(line: string, token: string): void {
-    if (!line.startsWith("data:") || !line.includes('"method"')) return;
+    // Only questions are looked up (and taken); noting other requests would keep them forever.
+    if (!line.startsWith("data:") || !line.includes('"elicitation/create"')) return;
     try {
       const message = JSON.parse(line.slice(5)) as { id?: unknown; method?: unknown };
-      if (typeof message.method === "string" && (typeof message.id === "string" || typeof message.id === "number")) this.#callOf.set(message.id, token);
+      if (message.method === "elicitation/create" && (typeof message.id === "string" || typeof message.id === "number")) this.#callOf.set(message.id, token);
     } catch {
       // Not JSON: the transport reports it.
     }
