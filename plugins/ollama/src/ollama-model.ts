@@ -1,19 +1,15 @@
 import { Type } from "typebox";
+import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   createProviderModel,
-  hasMediaParts,
   ndjsonValues,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
   resolveModelSettings,
-  type ChatModel,
-  type ChatRequest,
   type ModelCall,
-  type ModelSpec,
   type ProviderFetchOptions,
-  type StreamEvent,
-} from "@weft/sdk";
+} from "@weft/sdk/provider";
 import { OLLAMA, ollamaRequest } from "./ollama-request.js";
 import { readShow, type OllamaCapabilities } from "./ollama-capabilities.js";
 import { decodeOllamaStream } from "./ollama-stream.js";

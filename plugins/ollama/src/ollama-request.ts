@@ -1,4 +1,13 @@
-import { messageParts, partPlaceholder, type ChatRequest, type Effort, type Message, type ToolMessage, type ToolSpec, type UserMessage } from "@weft/sdk";
+import {
+  messageParts,
+  partPlaceholder,
+  type ChatRequest,
+  type Effort,
+  type Message,
+  type ToolMessage,
+  type ToolSpec,
+  type UserMessage,
+} from "@weft/sdk";
 import type { OllamaCapabilities } from "./ollama-capabilities.js";
 
 export const OLLAMA = "ollama";
