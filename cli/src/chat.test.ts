@@ -45,7 +45,7 @@ describe("weft chat", () => {
     server = await startScriptedServer();
     await writeFile(
       path.join(project, "weft.config.yaml"),
-      `model: openai-compatible/local-model\n${extra}plugins:\n  - openrouter: { compatible: { baseUrl: "${server.url}/v1", contextWindow: 32000, maxRetries: 0 } }\n`,
+      `model: openai-compatible/local-model\n${extra}plugins:\n  - openrouter: { compatible: { baseUrl: "${server.url}/v1", contextWindow: 32000, maxRetries: 0, capabilities: { reasoning: true } } }\n`,
     );
   }
 

@@ -25,14 +25,7 @@ export * from "./xml-attribute.js";
 export * from "./line-splitter.js";
 export * from "./sse-parser.js";
 export * from "./ndjson-parser.js";
-export * from "./retry-policy.js";
-export * from "./provider-errors.js";
-export * from "./provider-fetch.js";
-export * from "./provider-settings.js";
-export * from "./provider-model.js";
-export * from "./reply-builder.js";
+// Provider-author machinery (providerFetch, the reply builder, settings, capabilities): @weft/sdk/provider.
 export * from "./content-parts.js";
-export * from "./model-capabilities.js";
-export * from "./stream-collector.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";

@@ -46,7 +46,7 @@ export function costFromPricing(stats: Stats, pricing: ModelPricing): number {
 }
 
 /** Where a model's capabilities came from. */
-export type CapabilitySource = "settings" | "provider" | "fallback";
+export type CapabilitySource = "provider" | "fallback";
 
 export interface ResolvedCapabilities<C extends ModelCapabilities> {
   capabilities: C;

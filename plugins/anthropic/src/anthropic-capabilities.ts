@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from "@weft/sdk";
+import type { ModelCapabilities } from "@weft/sdk/provider";
 
 /** Levels `output_config.effort` takes (weft's ladder; Anthropic's `xhigh` is not on it). */
 export type AnthropicEffort = "low" | "medium" | "high" | "max";

@@ -1,21 +1,17 @@
 import { Type } from "typebox";
+import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   CapabilityCache,
   createProviderModel,
-  hasMediaParts,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
   requireApiKey,
   resolveModelSettings,
   sseEvents,
-  type ChatModel,
-  type ChatRequest,
   type ModelCall,
-  type ModelSpec,
   type ProviderFetchOptions,
-  type StreamEvent,
-} from "@weft/sdk";
+} from "@weft/sdk/provider";
 import { ANTHROPIC, anthropicRequest } from "./anthropic-request.js";
 import { anthropicFallbackCapabilities, readModelInfo } from "./anthropic-capabilities.js";
 import { decodeAnthropicStream, messageAsEvents } from "./anthropic-stream.js";

@@ -1,4 +1,5 @@
-import { ProviderError, ReplyBuilder, streamFaultError, truncatedStreamError, readProviderFault, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
+import { ProviderError, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
+import { ReplyBuilder, streamFaultError, truncatedStreamError, readProviderFault } from "@weft/sdk/provider";
 import { ANTHROPIC } from "./anthropic-request.js";
 
 /** What the decoder needs to know about the call. */

@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from "@weft/sdk";
+import type { ModelCapabilities } from "@weft/sdk/provider";
 
 /** What `POST /api/show` says of a model that shapes a chat request. */
 export interface OllamaCapabilities extends ModelCapabilities {

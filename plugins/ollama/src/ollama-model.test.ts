@@ -61,7 +61,7 @@ describe("ollama over HTTP", () => {
     expect(server.routed.map((request) => [request.method, request.path, request.body])).toEqual([["POST", "/api/show", '{"model":"qwen3"}']]);
   });
 
-  it("sends think by what /api/show lists: a level for GPT-OSS, true or false for other thinking models, nothing for the rest", async () => {
+  it("sends think by what /api/show lists: a level for GPT-OSS, true for other thinking models, false for the rest and for effort off", async () => {
     const thinkOf = async (name: string, effort: string) => {
       server.reply(ndjson(textLines("ok")));
       await model({ model: name, effort }).chat(hi);
@@ -71,11 +71,11 @@ describe("ollama over HTTP", () => {
     expect(await thinkOf("gpt-oss:20b", "low")).toBe("low");
     expect(await thinkOf("qwen3", "high")).toBe(true);
     expect(await thinkOf("qwen3", "off")).toBe(false);
-    expect(await thinkOf("llama3.2:3b", "high")).toBeUndefined();
-    expect(await thinkOf("llama3.2:3b", "off")).toBeUndefined();
-    // A server that cannot say: think only when effort asks for it.
+    expect(await thinkOf("llama3.2:3b", "high")).toBe(false);
+    expect(await thinkOf("llama3.2:3b", "off")).toBe(false);
+    // A server that cannot say: effort as asked.
     expect(await thinkOf("unknown:1b", "medium")).toBe("medium");
-    expect(await thinkOf("unknown:1b", "off")).toBeUndefined();
+    expect(await thinkOf("unknown:1b", "off")).toBe(false);
   });
 
   it("says so in a notice when the model does not think, and asks /api/show once per model", async () => {
@@ -189,8 +189,7 @@ describe("ollama plugin", () => {
       expect([chat.provider, chat.model, chat.effort]).toEqual(["ollama", "llama3.2:3b", "medium"]);
       server.reply({ headers: { "content-type": "application/x-ndjson" }, body: textLines("Hello from the kernel") });
       expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "Hello from the kernel", model: "ollama/llama3.2:3b" });
-      expect(server.requests[0]!.json()).toMatchObject({ model: "llama3.2:3b", keep_alive: 0 });
-      expect(server.requests[0]!.json()).not.toHaveProperty("think");
+      expect(server.requests[0]!.json()).toMatchObject({ model: "llama3.2:3b", keep_alive: 0, think: false });
     } finally {
       await kernel.close();
       await server.close();

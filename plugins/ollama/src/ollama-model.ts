@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   createProviderModel,
   ndjsonValues,
@@ -6,13 +7,9 @@ import {
   providerFetch,
   providerSettingsProperties,
   resolveModelSettings,
-  type ChatModel,
-  type ChatRequest,
   type ModelCall,
-  type ModelSpec,
   type ProviderFetchOptions,
-  type StreamEvent,
-} from "@weft/sdk";
+} from "@weft/sdk/provider";
 import { OLLAMA, ollamaRequest } from "./ollama-request.js";
 import { readShow, type OllamaCapabilities } from "./ollama-capabilities.js";
 import { decodeOllamaStream } from "./ollama-stream.js";
@@ -56,8 +53,8 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
     credentialHint: "the server rejected the API key; check the apiKey setting",
   };
 
-  // Asked once per model on its first chat (a local call), failures included: `think` and images
-  // depend on it, and a server that cannot say gets the request as asked.
+  // Asked once per model, failures included, by the first request that depends on it (effort on,
+  // or images): a server that cannot say gets the request as asked.
   const known = new Map<string, Promise<OllamaCapabilities | undefined>>();
   const capabilities = (model: string) => {
     let entry = known.get(model);
@@ -72,7 +69,8 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
   };
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const shown = await capabilities(call.model);
+    const dependsOnModel = call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const shown = dependsOnModel ? await capabilities(call.model) : undefined;
     const { body, notices } = ollamaRequest(request, {
       model: call.model,
       effort: call.effort,

@@ -74,8 +74,7 @@ describe("ollama request body", () => {
     expect(levels.map(thinkFor)).toEqual([false, "low", "medium", "high", "high"]);
     for (const effort of levels) {
       const body = ollamaRequestBody({ messages: [{ role: "user", content: "Hi" }], maxTokens: 64 }, { model: "m", effort });
-      // Capabilities unknown: think only when effort asks for it.
-      expect(body).toEqual({ model: "m", messages: [{ role: "user", content: "Hi" }], ...(effort === "off" ? {} : { think: thinkFor(effort) }), options: { num_predict: 64 }, stream: true });
+      expect(body).toEqual({ model: "m", messages: [{ role: "user", content: "Hi" }], think: thinkFor(effort), options: { num_predict: 64 }, stream: true });
       expect(schemaErrors(body)).toEqual([]);
     }
   });

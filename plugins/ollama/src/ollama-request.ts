@@ -1,4 +1,13 @@
-import { messageParts, partPlaceholder, type ChatRequest, type Effort, type Message, type ToolMessage, type ToolSpec, type UserMessage } from "@weft/sdk";
+import {
+  messageParts,
+  partPlaceholder,
+  type ChatRequest,
+  type Effort,
+  type Message,
+  type ToolMessage,
+  type ToolSpec,
+  type UserMessage,
+} from "@weft/sdk";
 import type { OllamaCapabilities } from "./ollama-capabilities.js";
 
 export const OLLAMA = "ollama";
@@ -40,9 +49,9 @@ export function ollamaRequestBody(request: ChatRequest, call: OllamaCall): Recor
 }
 
 /**
- * The body and what was changed to fit the model. `think` goes only to a model that lists
- * `thinking` (Ollama refuses it otherwise): a level for GPT-OSS, `true` for the others, `false`
- * with effort off; images (base64) only to one that lists `vision`.
+ * The body and what was changed to fit the model. `think: false` with effort off or for a model
+ * that does not list `thinking` (Ollama refuses `true` there); otherwise a level for GPT-OSS (the
+ * only models that take one) and `true` for the others; images (base64) only to `vision` models.
  */
 export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: Record<string, unknown>; notices: RequestNotice[] } {
   const notices: RequestNotice[] = [];
@@ -58,7 +67,7 @@ export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: R
       model: call.model,
       messages: request.messages.map((message) => toWireMessage(message, call, notices)),
       ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
-      ...(think !== undefined ? { think } : {}),
+      think,
       ...(Object.keys(options).length > 0 ? { options } : {}),
       ...(call.keepAlive !== undefined ? { keep_alive: call.keepAlive } : {}),
       stream: true,
@@ -67,14 +76,16 @@ export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: R
   };
 }
 
-function thinkField(call: OllamaCall, notices: RequestNotice[]): boolean | "low" | "medium" | "high" | undefined {
-  const capabilities = call.capabilities;
-  if (!capabilities) return call.effort === "off" ? undefined : thinkFor(call.effort);
-  if (!capabilities.reasoning) {
-    if (call.effort !== "off") notices.push({ code: "effort-unsupported", message: `effort ${call.effort} was not sent: the model does not list thinking` });
-    return undefined;
-  }
+function thinkField(call: OllamaCall, notices: RequestNotice[]): boolean | "low" | "medium" | "high" {
+  // false is accepted by every model: Ollama checks the thinking capability only for think: true
+  // (and takes level strings only for GPT-OSS).
   if (call.effort === "off") return false;
+  const capabilities = call.capabilities;
+  if (!capabilities) return thinkFor(call.effort);
+  if (!capabilities.reasoning) {
+    notices.push({ code: "effort-unsupported", message: `effort ${call.effort} was not sent: the model does not list thinking` });
+    return false;
+  }
   return capabilities.thinkLevels ? thinkFor(call.effort) : true;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { ProviderError, ReplyBuilder, readProviderFault, streamFaultError, truncatedStreamError, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { ProviderError, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { ReplyBuilder, readProviderFault, streamFaultError, truncatedStreamError } from "@weft/sdk/provider";
 import { OLLAMA, SYNTHETIC_CALL_ID_PREFIX } from "./ollama-request.js";
 
 export interface OllamaStreamContext {

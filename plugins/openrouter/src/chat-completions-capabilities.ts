@@ -1,4 +1,4 @@
-import type { ModelCapabilities, ModelPricing } from "@weft/sdk";
+import type { ModelCapabilities, ModelPricing } from "@weft/sdk/provider";
 
 /**
  * Reads one model of OpenRouter's `GET /api/v1/models` listing: `supported_parameters` (reasoning,

@@ -1,26 +1,21 @@
 import { Type } from "typebox";
+import { WeftError, hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
-  WeftError,
   costFromPricing,
   createProviderModel,
-  hasMediaParts,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
   requireApiKey,
   resolveModelSettings,
   SseParser,
-  type ChatModel,
-  type ChatRequest,
   type ModelCall,
   type ModelCapabilities,
-  type ModelSpec,
   type ProviderFetchOptions,
   type ProviderSettings,
   type ResolvedSettings,
   type SseEvent,
-  type StreamEvent,
-} from "@weft/sdk";
+} from "@weft/sdk/provider";
 import { OPENAI_COMPATIBLE, OPENROUTER, chatCompletionsRequest, type EffortStyle } from "./chat-completions-request.js";
 import { COMPATIBLE_DEFAULTS, readOpenRouterModel } from "./chat-completions-capabilities.js";
 import { ChatCompletionsDecoder, DONE, completionAsChunks } from "./chat-completions-stream.js";

@@ -1,4 +1,15 @@
-import { messageParts, partPlaceholder, partUrl, type ChatRequest, type ContentPart, type Effort, type Message, type ModelCapabilities, type ToolMessage, type ToolSpec } from "@weft/sdk";
+import {
+  messageParts,
+  partPlaceholder,
+  partUrl,
+  type ChatRequest,
+  type ContentPart,
+  type Effort,
+  type Message,
+  type ToolMessage,
+  type ToolSpec,
+} from "@weft/sdk";
+import { type ModelCapabilities } from "@weft/sdk/provider";
 
 export const OPENROUTER = "openrouter";
 export const OPENAI_COMPATIBLE = "openai-compatible";

@@ -1,13 +1,5 @@
-import {
-  ProviderError,
-  ReplyBuilder,
-  readProviderFault,
-  streamFaultError,
-  truncatedStreamError,
-  type ReasoningBlock,
-  type Stats,
-  type StreamEvent,
-} from "@weft/sdk";
+import { ProviderError, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
+import { ReplyBuilder, readProviderFault, streamFaultError, truncatedStreamError } from "@weft/sdk/provider";
 
 /** The end-of-stream sentinel of Chat Completions streams. */
 export const DONE = "[DONE]";

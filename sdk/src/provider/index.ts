@@ -1,0 +1,15 @@
+/**
+ * `@weft/sdk/provider`: what a provider plugin is built from (HTTP with retries and typed errors,
+ * stream parsers, the reply builder, settings, the shared ChatModel, capability lookups). Apps and
+ * tool plugins need none of it; the root entry keeps the contract they use.
+ */
+export * from "../sse-parser.js";
+export * from "../ndjson-parser.js";
+export * from "../retry-policy.js";
+export * from "../provider-errors.js";
+export * from "../provider-fetch.js";
+export * from "../provider-settings.js";
+export * from "../provider-model.js";
+export * from "../reply-builder.js";
+export * from "../stream-collector.js";
+export * from "../model-capabilities.js";
