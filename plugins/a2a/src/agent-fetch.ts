@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { retryDelay, type RetryPolicy } from "@weft/sdk";
+import { retryDelay, type RetryPolicy } from "@weft/sdk/provider";
 import { AgentHttpError, AgentTransportError, failureKind } from "./transport-failure.js";
 
 /** Transient failures are retried this way: few tries, short waits (a call has its own deadline). */

@@ -1,13 +1,12 @@
 import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart, type LanguageModelV4Usage } from "@ai-sdk/provider";
+import { ProviderError, errorMessage, isAbortError } from "@weft/sdk";
+import type { ChatModel, ChatRequest, Effort, ReasoningBlock, Stats, StreamEvent } from "@weft/sdk";
 import {
   DEFAULT_RETRY_POLICY,
-  ProviderError,
   ReplyBuilder,
   brokenStreamError,
   createProviderModel,
-  errorMessage,
   httpStatusError,
-  isAbortError,
   isRetryableStatus,
   networkError,
   readProviderFault,
@@ -15,8 +14,8 @@ import {
   retryDelay,
   streamFaultError,
   truncatedStreamError,
-} from "@weft/sdk";
-import type { ChatModel, ChatRequest, Effort, ModelCall, ReasoningBlock, RetryPolicy, Stats, StreamEvent } from "@weft/sdk";
+} from "@weft/sdk/provider";
+import type { ModelCall, RetryPolicy } from "@weft/sdk/provider";
 import { toCallOptions } from "./ai-sdk-prompt.js";
 
 /** An AI SDK provider: callable with a model id (`google("gemini-2.5-flash")`) or with `languageModel(id)`. */

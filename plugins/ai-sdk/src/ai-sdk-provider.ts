@@ -1,7 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { resolve as resolveModule } from "import-meta-resolve";
 import { Type, type Static } from "typebox";
-import { PLUGIN_API_VERSION, WeftError, definePlugin, defineProvider, errorMessage, providerSettingsProperties, resolveModelSettings } from "@weft/sdk";
+import { PLUGIN_API_VERSION, WeftError, definePlugin, defineProvider, errorMessage } from "@weft/sdk";
+import { providerSettingsProperties, resolveModelSettings } from "@weft/sdk/provider";
 import type { Plugin, Provider } from "@weft/sdk";
 import { createAiSdkModel, type LanguageModelFactory } from "./ai-sdk-model.js";
 
