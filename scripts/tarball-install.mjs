@@ -4,7 +4,7 @@
 // Usage: node scripts/tarball-install.mjs <tarball folder>. Exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runnableBlocks } from "./readme-blocks.mjs";
@@ -14,6 +14,7 @@ const tarballs = path.resolve(process.argv[2] ?? path.join(ROOT, "tarballs"));
 const all = readdirSync(tarballs).filter((file) => file.endsWith(".tgz")).map((file) => path.join(tarballs, file));
 const tarball = (name) => all.find((file) => path.basename(file).startsWith(`${name}-`)) ?? assert.fail(`no ${name} tarball in ${tarballs}`);
 const app = mkdtempSync(path.join(tmpdir(), "weft-tarballs-"));
+const cleanup = [app];
 assert.ok(!app.startsWith(ROOT), "the project must be outside the workspace");
 // Only PATH and HOME: nothing of the workspace (npm_config_*, NODE_PATH) may leak into the install.
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -54,8 +55,9 @@ try {
   assert.match(sh("npm", ["test"], pack), /1 passed/);
   sh("npm", ["pack", "--dry-run"], pack);
   // @weft/core alone: what is missing is named all at once, with the exact packages to install.
-  const bare = path.join(app, "core-alone");
-  mkdirSync(bare);
+  // A folder of its own: inside the first project, resolution would find that project's plugins.
+  const bare = mkdtempSync(path.join(tmpdir(), "weft-core-alone-"));
+  cleanup.push(bare);
   writeFileSync(path.join(bare, "package.json"), `${JSON.stringify({ name: "weft-core-alone", private: true, type: "module" }, null, 2)}\n`);
   sh("npm", ["install", "--no-audit", "--no-fund", tarball("weft-sdk"), tarball("weft-core")], bare);
   const probe = `import { createKernel, createToolkit } from "@weft/core";
@@ -71,5 +73,5 @@ console.log(await failure(createKernel().createModel("anthropic/claude-sonnet-4-
   );
   console.log(`tarball install: ok (${all.length} tarballs, project ${app})`);
 } finally {
-  rmSync(app, { recursive: true, force: true });
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 }

@@ -1,14 +1,17 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer } from "@weft/sdk/testing";
 import { WEFT_BIN, weft } from "./test-fixtures/weft-process.js";
 
 // The command-line conventions users expect of any CLI, on the built bin in a child process.
 
+const run = promisify(execFile);
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string; bin: Record<string, string> };
 
 describe("weft's conventions", () => {
@@ -22,6 +25,15 @@ describe("weft's conventions", () => {
     expect(manifest.bin).toEqual({ weft: "./bin/weft.js" });
     expect(statSync(WEFT_BIN).mode & 0o111).toBe(0o111);
     expect(readFileSync(WEFT_BIN, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  it("runs as the quickstart says, through the bin npm linked: cd examples/quickstart && npx weft --version", async () => {
+    const quickstart = fileURLToPath(new URL("../../examples/quickstart/", import.meta.url));
+    const { stdout } = await run("npx", ["weft", "--version"], { cwd: quickstart, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    expect(stdout).toBe(`${manifest.version}\n`);
+    // The execute bit is in git, so a fresh clone's npm ci links a runnable file.
+    const { stdout: index } = await run("git", ["ls-files", "-s", "bin/weft.js"], { cwd: fileURLToPath(new URL("..", import.meta.url)) });
+    expect(index.startsWith("100755 ")).toBe(true);
   });
 
   it("prints its version", async () => {
@@ -68,7 +80,7 @@ examples:
     });
     const usage = await weft(project, ["mcp", "restart", "--json"]);
     expect(usage.code).toBe(2);
-    expect(JSON.parse(usage.stdout)).toEqual({ code: "USAGE", message: 'say "list", "start <server>" or "stop <server>"' });
+    expect(JSON.parse(usage.stdout)).toEqual({ code: "USAGE", message: 'say "list", "start <server>", "stop <server>" or "add <name> -- <command>"' });
   });
 
   it("exits 130 when Ctrl-C stops a run", async () => {

@@ -1,20 +1,36 @@
-import { loadProject } from "@weft/core";
-import { defineCommand, UsageError } from "../command.js";
+import path from "node:path";
+import { findConfigFile, loadProject, PROJECT_MCP_JSON } from "@weft/core";
+import { defineCommand, UsageError, type CommandIO } from "../command.js";
+import { addMcpServer } from "../mcp-json-file.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
 import { MCP_SERVE_FLAGS, runMcpServe } from "./mcp-serve.js";
 
 export default defineCommand({
-  usage: "mcp list | start <server> | stop <server> | serve [--http [--host <addr>] [--port <n>]] [options]",
-  flags: { ...CONFIG_FLAG, ...JSON_FLAG, ...MCP_SERVE_FLAGS },
-  examples: ["weft mcp list", "weft mcp start memory --json", "weft mcp serve", "weft mcp serve --http --port 3333"],
+  usage: "mcp list | start <server> | stop <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]",
+  flags: {
+    ...CONFIG_FLAG,
+    ...JSON_FLAG,
+    url: { type: "string", value: "<url>", description: "add: a streamable-HTTP server at this URL instead of a command" },
+    force: { type: "boolean", description: "add: replace a server of the same name" },
+    ...MCP_SERVE_FLAGS,
+  },
+  examples: [
+    "weft mcp list",
+    "weft mcp start memory --json",
+    "weft mcp add memory -- npx -y @modelcontextprotocol/server-memory",
+    "weft mcp add docs --url https://example.com/mcp",
+    "weft mcp serve",
+    "weft mcp serve --http --port 3333",
+  ],
   // `serve` stops itself on SIGINT/SIGTERM and closes what it started; the others end at once.
   interrupt: "self",
   async run({ values, positionals }, io) {
     if (positionals[0] === "serve") return runMcpServe(values, io);
-    const [action, name] = positionals;
-    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>", "stop <server>" or "serve"');
+    const [action, name, ...command] = positionals;
+    if (action === "add") return add(name, command, values, io);
+    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>", "stop <server>", "add <name> -- <command>" or "serve"');
     if (action !== "list" && !name) throw new UsageError(`name the server to ${action}`);
     const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {
@@ -30,3 +46,22 @@ export default defineCommand({
     }
   },
 });
+
+/** `mcp add`: writes the server into the project's .mcp.json (Claude Code's file), which weft reads when `mcp:` is absent. */
+async function add(name: string | undefined, command: string[], values: { config?: string; url?: string; force?: boolean }, io: CommandIO): Promise<number> {
+  if (!name) throw new UsageError("name the server to add");
+  const [program, ...args] = command;
+  if (values.url !== undefined && program !== undefined) throw new UsageError("give either --url or a command after --, not both");
+  if (values.url === undefined && program === undefined) throw new UsageError("give the server's command after --, or --url <url>");
+  // The project's root is its weft.config.yaml's folder; with none yet, the working directory.
+  let dir = io.cwd;
+  try {
+    dir = path.dirname(findConfigFile(io.cwd, values.config));
+  } catch (error) {
+    if (values.config) throw error;
+  }
+  const file = path.join(dir, PROJECT_MCP_JSON);
+  await addMcpServer(file, name, values.url !== undefined ? { type: "http", url: values.url } : { command: program ?? "", args }, values.force === true);
+  io.stdout.write(`added ${name} to ${file}\n`);
+  return 0;
+}

@@ -4,6 +4,7 @@ import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import type { AgentSource, PluginSpec } from "../toolkit/toolkit-options.js";
 import { ConfigDocument, pointerToPath } from "./config-document.js";
+import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
 import { pluginCandidates } from "./plugin-resolver.js";
@@ -52,7 +53,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
       baseDir: dir,
       logger: options.logger,
       waitFor: options.waitFor,
-      mcpConfig: config.mcp,
+      mcpConfig: config.mcp ?? projectMcpJson(dir),
       skillsDir: config.skills,
       skillsFilter: config.skillsFilter,
       skillSampleLimit: config.skillSampleLimit,
