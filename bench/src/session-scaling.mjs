@@ -6,6 +6,7 @@
 //
 //   node bench/src/session-scaling.mjs                          # the workspace's build
 //   node bench/src/session-scaling.mjs --core <dir>             # another build: <dir>/core/dist, <dir>/sdk/dist
+//   node bench/src/session-scaling.mjs --closed 500             # fewer closed sessions (the old kernel is quadratic)
 //
 // Everything runs in this process on the workspace's Node; no peers are needed.
 import { performance } from "node:perf_hooks";
@@ -19,7 +20,7 @@ const { createKernel, createAgent } = await load("core", "index.js");
 const sdk = await load("sdk", "index.js");
 const { scriptedModel } = await load("sdk", "testing/index.js");
 
-const CLOSED = 3000;
+const CLOSED = args.includes("--closed") ? Number(args[args.indexOf("--closed") + 1]) : 3000;
 const SAMPLES = 300;
 const CALLS = 20000;
 
@@ -66,6 +67,7 @@ async function sampleFirstRequests(kernel, offset) {
   return median(times);
 }
 
+// "Fresh" keeps its first samples' sessions too (closed); with the old kernel even these add up.
 const fresh = await kernelWithPack();
 for (let i = 0; i < 50; i++) await firstRequest(fresh, i); // warm-up
 const freshMs = await sampleFirstRequests(fresh, 0);
@@ -80,8 +82,10 @@ async function perCall(execute) {
   return ((performance.now() - started) * 1000) / CALLS;
 }
 const call = { name: "echo", arguments: { text: "x" } };
-const kernelUs = await perCall(() => fresh.execute(call));
-const session = typeof fresh.session === "function" ? await fresh.session() : undefined;
+// On a kernel no session has touched: the execute path itself, comparable across builds.
+const bare = await kernelWithPack();
+const kernelUs = await perCall(() => bare.execute(call));
+const session = typeof bare.session === "function" ? await bare.session() : undefined;
 const sessionUs = session ? await perCall(() => session.execute(call)) : undefined;
 
 console.log(JSON.stringify({ build: coreDir ?? "workspace", closedSessions: CLOSED, samples: SAMPLES }));
@@ -91,3 +95,4 @@ console.log(`kernel.execute, no gate:                      ${kernelUs.toFixed(2)
 if (sessionUs !== undefined) console.log(`session.execute, no gate:                     ${sessionUs.toFixed(2)} µs/call`);
 await fresh.close();
 await used.close();
+await bare.close();

@@ -2,6 +2,7 @@ import { Value } from "typebox/value";
 import { PLUGIN_API_VERSION, Stage, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
 import type {
   ChatModel,
+  AnyPlugin,
   ChatRequest,
   CompactionState,
   Disposer,
@@ -289,7 +290,7 @@ class WeftKernel implements Kernel {
   }
 }
 
-function checkShape(plugin: Plugin<any>, from?: string): Plugin<any> {
+function checkShape(plugin: AnyPlugin, from?: string): AnyPlugin {
   const meta = plugin?.meta;
   if (!meta || typeof meta.name !== "string" || typeof meta.version !== "string" || typeof meta.api !== "number" || typeof plugin.setup !== "function") {
     const where = from ? ` (${from})` : "";
@@ -302,12 +303,14 @@ function checkShape(plugin: Plugin<any>, from?: string): Plugin<any> {
 }
 
 /** Fills defaults and validates; the error lists each failing option path for the loader to locate. */
-function resolveOptions(plugin: Plugin<any>, options: unknown): unknown {
+function resolveOptions(plugin: AnyPlugin, options: unknown): unknown {
   if (!plugin.options) return options ?? {};
+  // A typebox schema is a JSON Schema object.
+  const schema = plugin.options as unknown as Record<string, unknown>;
   // Not cloned: code-configured options may hold functions and signals (a skill provider, a waitFor).
-  const value = withDefaults(plugin.options, options ?? {});
+  const value = withDefaults(schema, options ?? {});
   const problems = [
-    ...unknownOptions(plugin.options, value),
+    ...unknownOptions(schema, value),
     ...[...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message })),
   ];
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);

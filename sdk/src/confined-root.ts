@@ -73,8 +73,9 @@ export class ConfinedRoot {
         if (error instanceof PathRefusedError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ELOOP") throw new PathRefusedError(relative, "it is a symlink loop");
-        if (code !== "ENOENT" || existing.length === 0) throw error;
-        missing.unshift(existing[existing.length - 1]);
+        const last = existing.at(-1);
+        if (code !== "ENOENT" || last === undefined) throw error;
+        missing.unshift(last);
         existing = existing.slice(0, -1);
       }
     }

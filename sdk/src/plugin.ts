@@ -71,6 +71,9 @@ export interface Plugin<Options extends TSchema = TSchema> {
   setup(api: PluginApi, options: Static<Options>): void | Disposer | Promise<void | Disposer>;
 }
 
+/** A plugin of any options schema, as loaders and lists hold them (`setup` validates its own options). */
+export type AnyPlugin = Plugin<TSchema>;
+
 export function definePlugin<Options extends TSchema>(plugin: Plugin<Options>): Plugin<Options> {
   return plugin;
 }

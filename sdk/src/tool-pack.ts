@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import type { Tool } from "./tool.js";
+import type { AnyTool } from "./tool.js";
 
 /**
  * Options every first-party pack shares, spread into its options schema:
@@ -17,7 +17,7 @@ export const toolPackOptions = {
 };
 
 /** The tools a drop map keeps, in their original order. */
-export function keepTools<T extends Pick<Tool<any>, "name">>(tools: T[], switches: Record<string, boolean> = {}): T[] {
+export function keepTools<T extends Pick<AnyTool, "name">>(tools: T[], switches: Record<string, boolean> = {}): T[] {
   return tools.filter((tool) => switches[tool.name] !== false);
 }
 

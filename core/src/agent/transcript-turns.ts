@@ -13,7 +13,7 @@ export interface TranscriptTurns {
 
 export function splitTurns(messages: readonly Message[]): TranscriptTurns {
   let start = 0;
-  while (start < messages.length && messages[start].role === "system") start++;
+  while (messages[start]?.role === "system") start++;
   const system = messages.slice(0, start) as SystemMessage[];
   const turns: Message[][] = [];
   for (const message of messages.slice(start)) {

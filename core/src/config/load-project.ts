@@ -95,7 +95,7 @@ function providerPlugin(config: ProjectConfig, override?: string): PluginSpec[] 
 function locate(doc: ConfigDocument, spec: PluginSpec, error: unknown): Error {
   const at = spec.path ?? [];
   if (error instanceof PluginOptionsError) {
-    const [first, ...rest] = error.problems;
+    const [first = { path: "", message: "is invalid" }, ...rest] = error.problems;
     const more = rest.length > 0 ? ` (and ${rest.length} more: ${rest.map((problem) => `${problem.path} ${problem.message}`).join("; ")})` : "";
     return doc.error([...at, ...pointerToPath(first.path)], `invalid option for ${error.plugin}: ${first.message}${more}`);
   }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { resolve as resolveSpecifier } from "import-meta-resolve";
-import { WeftError, errorMessage, type Plugin } from "@weft/sdk";
+import { WeftError, errorMessage, type AnyPlugin } from "@weft/sdk";
 
 /**
  * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
@@ -13,7 +13,7 @@ export function pluginCandidates(name: string): string[] {
 }
 
 export interface ResolvedPlugin {
-  plugin: Plugin<any>;
+  plugin: AnyPlugin;
   /** The module's file URL. */
   from: string;
 }
@@ -32,14 +32,14 @@ export async function importPlugin(name: string, fromDir: string): Promise<Resol
       `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}. Install it: npm install ${install}`,
     );
   }
-  let module: { default?: Plugin<any> };
+  let module: { default?: AnyPlugin };
   try {
     module = await import(from);
   } catch (error) {
     const hint = isNotFound(error) && isPathName(name) ? "the file does not exist" : errorMessage(error);
     throw new WeftError(isNotFound(error) ? "PLUGIN_NOT_FOUND" : "PLUGIN_INVALID", `plugin "${name}" failed to load from ${from}: ${hint}`, { cause: error });
   }
-  return { plugin: module.default as Plugin<any>, from };
+  return { plugin: module.default as AnyPlugin, from };
 }
 
 /** The file URL `name` resolves to from `fromDir` (its first installed candidate), or undefined when none is installed. */

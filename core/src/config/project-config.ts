@@ -67,8 +67,8 @@ const OPTIONS: Record<string, Check> = {
     return value.map((item, index): PluginEntry => {
       const at = [...path, index];
       if (typeof item === "string" && item.length > 0) return { name: item, options: undefined, path: at };
-      if (isRecord(item) && Object.keys(item).length === 1) {
-        const [name] = Object.keys(item);
+      const [name, ...others] = isRecord(item) ? Object.keys(item) : [];
+      if (isRecord(item) && name !== undefined && others.length === 0) {
         const options = item[name];
         if (options !== null && !isRecord(options)) throw doc.error([...at, name], "plugin options must be a map");
         return { name, options: options ?? undefined, path: [...at, name] };

@@ -1,4 +1,4 @@
-import type { FeedbackEvent, Logger, Plugin, Tool, WaitFor } from "@weft/sdk";
+import type { AnyPlugin, AnyTool, FeedbackEvent, Logger, WaitFor } from "@weft/sdk";
 import type { ConfigPath } from "../config/config-document.js";
 
 /** A skill given as data, with no filesystem. */
@@ -25,7 +25,7 @@ export interface AgentSource {
 /** A plugin to apply: a name (short, package or path) with options, or a plugin object. */
 export interface PluginSpec {
   name?: string;
-  plugin?: Plugin<any>;
+  plugin?: AnyPlugin;
   options?: unknown;
   /** Where a config file enabled it, so errors can point there. */
   path?: ConfigPath;
@@ -50,7 +50,7 @@ export interface ToolkitOptions {
   /** Remote A2A agents, each skill a tool. Needs @weft/plugin-a2a. */
   agents?: AgentSource[];
   /** The application's own tools, always added; they shadow a built-in of the same name. */
-  extraTools?: Tool<any>[];
+  extraTools?: AnyTool[];
   /** Final exposed names to drop, whatever source produced them. */
   disableTools?: string[];
   /** More plugins, applied after the tool sources. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { WeftError, isWeftError, stderrLogger } from "@weft/sdk";
-import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, Tool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
+import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, AnyTool, ToolCallRequest, ToolResult, WaitFor } from "@weft/sdk";
 import { importPlugin } from "../config/plugin-resolver.js";
 import { createKernel } from "../kernel.js";
 import { dropDuplicateTools } from "./duplicate-tools.js";
@@ -110,7 +110,7 @@ async function assemble(kernel: Kernel, options: ToolkitOptions, baseDir: string
   if (options.disableTools?.length) kernel.tools.disable(options.disableTools);
 }
 
-function withAppSource(tool: Tool<any>): Tool<any> {
+function withAppSource(tool: AnyTool): AnyTool {
   return tool.source ? tool : { ...tool, source: { kind: "app", id: "app" } };
 }
 

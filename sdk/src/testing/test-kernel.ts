@@ -1,8 +1,8 @@
 import type { Kernel } from "../kernel.js";
 import type { Logger } from "../logger.js";
-import type { Plugin } from "../plugin.js";
+import type { AnyPlugin } from "../plugin.js";
 
-export type PluginEntry = Plugin<any> | [plugin: Plugin<any>, options: unknown];
+export type PluginEntry = AnyPlugin | [plugin: AnyPlugin, options: unknown];
 
 /**
  * A ready kernel with `plugins` applied, so a pack author tests a plugin in a few lines:
