@@ -4,7 +4,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProject } from "@weft/core";
-import { trustCommand } from "./commands/trust.js";
+import { main } from "./main.js";
 
 describe("weft trust", () => {
   let base: string;
@@ -13,7 +13,7 @@ describe("weft trust", () => {
     const stdout = new PassThrough();
     const chunks: string[] = [];
     stdout.on("data", (chunk) => chunks.push(String(chunk)));
-    const code = await trustCommand.run(argv, { stdout, stderr: new PassThrough(), cwd: base, env, isTTY: false });
+    const code = await main(["trust", ...argv], { stdout, stderr: new PassThrough(), cwd: base, env });
     return { code, out: chunks.join("") };
   };
 
