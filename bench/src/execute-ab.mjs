@@ -26,7 +26,9 @@ for (const gated of [false, true]) {
   for (const k of ["new", "old"]) for (let i = 0; i < 3000; i++) await ks[k].execute(call);
   for (let round = 0; round < 6; round++) for (const k of round % 2 ? ["new", "old"] : ["old", "new"]) {
     const t = performance.now(); for (let i = 0; i < N; i++) await ks[k].execute(call);
-    (res[`${k}${gated ? "-gated" : ""}`] ??= []).push(((performance.now() - t) * 1000) / N);
+    const row = `${k}${gated ? "-gated" : ""}`;
+    res[row] ??= [];
+    res[row].push(((performance.now() - t) * 1000) / N);
   }
 }
 const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];

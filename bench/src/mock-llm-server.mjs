@@ -120,7 +120,7 @@ function openAiResponse(body, requestId) {
   });
   const events = [chunk({ role: "assistant", content: turn === 0 ? null : "" })];
   if (turn === 0) {
-    toolCalls.forEach((call, index) => events.push(chunk({ tool_calls: [{ index, ...call }] })));
+    for (const [index, call] of toolCalls.entries()) events.push(chunk({ tool_calls: [{ index, ...call }] }));
   } else {
     for (const delta of deltasOf(answer)) events.push(chunk({ content: delta }));
   }

@@ -27,7 +27,7 @@ for (const file of positionals) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfTime = new Map();
-  profile.samples.forEach((id, index) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  for (const [index, id] of profile.samples.entries()) selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   const total = [...selfTime.values()].reduce((sum, value) => sum + value, 0);
   const byFunction = new Map();
   const byPackage = new Map();

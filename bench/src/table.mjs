@@ -11,7 +11,8 @@ function peerBests(rows) {
   const best = {};
   for (const row of rows) {
     if (PEERS_EXCLUDED.has(row.framework) || !row.ok) continue;
-    const b = (best[row.scenario] ??= { p50: Infinity, rss: Infinity, p50By: "", rssBy: "" });
+    best[row.scenario] ??= { p50: Infinity, rss: Infinity, p50By: "", rssBy: "" };
+    const b = best[row.scenario];
     if (row.latency.p50 < b.p50) Object.assign(b, { p50: row.latency.p50, p50By: row.framework });
     if (row.peakRssMb < b.rss) Object.assign(b, { rss: row.peakRssMb, rssBy: row.framework });
   }

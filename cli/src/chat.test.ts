@@ -23,9 +23,9 @@ function chat(cwd: string, input: string): Promise<{ code: number | null; stdout
 /** An OpenAI-compatible stream: optional text, optional tool calls, then the finish and [DONE]. */
 function completion(content: string, toolCalls: { name: string; arguments: object }[] = []): string {
   const chunks: object[] = [{ choices: [{ index: 0, delta: { role: "assistant", content } }] }];
-  toolCalls.forEach((call, index) =>
-    chunks.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] } }] }),
-  );
+  for (const [index, call] of toolCalls.entries()) {
+    chunks.push({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] } }] });
+  }
   chunks.push({ choices: [{ index: 0, delta: {}, finish_reason: toolCalls.length ? "tool_calls" : "stop" }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
   return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("")}data: [DONE]\n\n`;
 }

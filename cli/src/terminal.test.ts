@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer } from "@weft/sdk/testing";
 import { WEFT_BIN, WORKSPACE_MODULES } from "./test-fixtures/weft-process.js";
 
+/** The escape character that starts an ANSI sequence. */
+const ESC = "\u001b";
+
 // What weft shows on a terminal, under a real pseudo-terminal: util-linux `script` runs the command with
 // the pty as its terminal and copies everything the terminal shows to our pipe.
 
@@ -46,7 +49,7 @@ describe("weft on a terminal", () => {
     const colored = onTerminal(project, weftLine("mcp list"));
     expect(await colored.exited).toBe(0);
     expect(colored.output()).toContain("\x1b[2mmcp memory: starting\x1b[22m\r\n");
-    expect(colored.output()).toMatch(/\x1b\[2mmcp memory: connected \(\d+ tools\)\x1b\[22m\r\n/);
+    expect(colored.output()).toMatch(new RegExp(`${ESC}\\[2mmcp memory: connected \\(\\d+ tools\\)${ESC}\\[22m\\r\\n`));
     const plain = onTerminal(project, weftLine("mcp list"), { NO_COLOR: "1" });
     expect(await plain.exited).toBe(0);
     expect(plain.output()).toContain("mcp memory: starting\r\n");

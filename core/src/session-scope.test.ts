@@ -71,7 +71,9 @@ describe("sessions on one kernel", () => {
 
   it("gives a session a subset of the kernel's tools, its own tools shadowing the kernel's", async () => {
     const kernel = newKernel();
-    await kernel.use(pack("tools", (api) => void ["alpha", "beta", "gamma"].forEach((name) => api.tools.add(echo(name)))));
+    await kernel.use(pack("tools", (api) => {
+      for (const name of ["alpha", "beta", "gamma"]) api.tools.add(echo(name));
+    }));
     const only = await kernel.session({ tools: { only: ["alpha", "gamma"] } });
     const exclude = await kernel.session({ tools: { exclude: ["alpha"] } });
     exclude.tools.add(echo("gamma", "the session's gamma"));

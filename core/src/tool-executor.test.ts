@@ -120,7 +120,10 @@ describe("the execute path", () => {
       description: "Answers with a string",
       inputSchema: { type: "object" },
       timeoutMs: 60_000,
-      execute: async (_args, ctx) => ((deadline = ctx.deadline), "just text") as never,
+      execute: async (_args, ctx) => {
+        deadline = ctx.deadline;
+        return "just text" as never;
+      },
     };
     const typed = defineTool({ name: "typed", description: "Answers with a string", input: Type.Object({}), execute: () => "typed text" });
     const { kernel } = await kernelWith(plain, typed);
@@ -236,7 +239,10 @@ describe("the execute path", () => {
       input: Type.Object({}),
       execute: (_args, ctx) =>
         new Promise((resolve) => {
-          ctx.signal.addEventListener("abort", () => ((reason = ctx.signal.reason), resolve({ output: "late" })));
+          ctx.signal.addEventListener("abort", () => {
+            reason = ctx.signal.reason;
+            resolve({ output: "late" });
+          });
           started();
         }),
     });

@@ -91,7 +91,10 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
       aborted = true;
       killAll();
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), killAll()), options.timeoutMs);
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+      timedOut = true;
+      killAll();
+    }, options.timeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     const collect = (chunk: Buffer) => {

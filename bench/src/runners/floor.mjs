@@ -16,7 +16,8 @@ function readStream(body) {
     if (!delta) continue;
     if (delta.content) content += delta.content;
     for (const part of delta.tool_calls ?? []) {
-      const call = (calls[part.index] ??= { id: "", name: "", arguments: "" });
+      calls[part.index] ??= { id: "", name: "", arguments: "" };
+      const call = calls[part.index];
       if (part.id) call.id = part.id;
       if (part.function?.name) call.name += part.function.name;
       if (part.function?.arguments) call.arguments += part.function.arguments;

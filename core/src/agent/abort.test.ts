@@ -104,7 +104,10 @@ describe("abort", () => {
     const kernel = newKernel();
     const { tool: slow, spawned } = childProcessTool("slow");
     let laterRan = false;
-    const later = defineTool({ name: "later", description: "Later", input: Type.Object({}), execute: () => ((laterRan = true), { output: "ran" }) });
+    const later = defineTool({ name: "later", description: "Later", input: Type.Object({}), execute: () => {
+      laterRan = true;
+      return { output: "ran" };
+    } });
     const model = scriptedModel([{ toolCalls: [{ name: "slow", arguments: {} }, { name: "later", arguments: {} }] }]);
     const agent = createAgent({ model, kernel, parallelToolCalls: false });
     await agent.startSession({ tools: [slow, later] });

@@ -174,7 +174,9 @@ class WeftAgent implements Agent {
       await scope.settle();
       scope.provide("todos", {
         get: () => structuredClone(session.todos),
-        set: (items) => void (session.todos = structuredClone(items)),
+        set: (items) => {
+          session.todos = structuredClone(items);
+        },
       });
       this.#compactor.tapStages(scope);
       // Everything the session reports (its tool calls included) joins the running turn's stream.

@@ -124,7 +124,7 @@ export class Compactor {
   async #run(run: CompactRun): Promise<number | undefined> {
     const { session, estimatedTokens, thresholdTokens } = run;
     this.emit({ type: "compaction.started", estimatedTokens, thresholdTokens });
-    let result;
+    let result: Awaited<ReturnType<KernelSession["compact"]>>;
     try {
       const { signal } = run;
       result = await session.scope.compact({ messages: session.transcript(), estimatedTokens, thresholdTokens, contextWindow: run.contextWindow, model: run.model, signal });

@@ -32,6 +32,8 @@ export function memoryTodoList(): TodoList {
   let items: TodoItem[] = [];
   return {
     get: () => items.map((item) => ({ ...item })),
-    set: (next) => void (items = next.map((item) => ({ ...item }))),
+    set: (next) => {
+      items = next.map((item) => ({ ...item }));
+    },
   };
 }

@@ -165,7 +165,7 @@ describe.each([
 
   it.each(["decline", "cancel"] as const)("ends the remote task canceled when the host answers %s", async (action) => {
     const first = await kernel.execute(ask("weather"));
-    const { taskId } = first.pending?.data as { taskId: string };
+    const { taskId } = first.pending!.data as { taskId: string };
     const result = await kernel.execute(ask("weather"), { answer: { action }, pending: first.pending });
     expect(result).toEqual({ isError: true, output: `Echo_Agent was not answered (${action}); its task was canceled`, metadata: { taskId } });
     expect(server.cancels).toContain(taskId);

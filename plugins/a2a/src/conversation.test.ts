@@ -93,7 +93,7 @@ describe.each([
     const session = "booking";
     const asked = await inSession(kernel, session, say("book a table"));
     expect(asked.output).toBe("Memo_Agent needs input: For how many?");
-    const { taskId, contextId } = asked.pending?.data as { taskId: string; contextId: string };
+    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
     const answered = await inSession(kernel, session, say("four"));
     expect(answered.output).toBe("Booked for four");
     expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
@@ -104,7 +104,7 @@ describe.each([
   it("cancels the task left waiting when the model starts a new conversation", async () => {
     const session = "abandoned";
     const asked = await inSession(kernel, session, say("book a table"));
-    const { taskId, contextId } = asked.pending?.data as { taskId: string; contextId: string };
+    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
     const fresh = await inSession(kernel, session, say("hello", { new_conversation: true }));
     expect(fresh.output).toBe("So far: hello");
     expect(logger.warnings()).toEqual([]);

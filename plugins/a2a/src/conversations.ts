@@ -38,7 +38,10 @@ export class Conversations {
       if (tools?.size === 0) this.#sessions.delete(sessionId);
       return;
     }
-    if (!tools) this.#sessions.set(sessionId, (tools = new Map()));
+    if (!tools) {
+      tools = new Map();
+      this.#sessions.set(sessionId, tools);
+    }
     tools.set(tool, { ...conversation });
   }
 

@@ -89,7 +89,10 @@ describe("file tools hardening", () => {
     const raceKernel = await createTestKernel([[filesPlugin, { root: race }]]);
     const swapper = spawn(process.execPath, [SWAPPER, race, path.join(base, "secret.txt"), path.join(base, "outside"), String(SWAPS)], { stdio: ["ignore", "pipe", "inherit"] });
     let done = false;
-    const finished = new Promise<number | null>((resolve) => swapper.on("exit", (code) => ((done = true), resolve(code))));
+    const finished = new Promise<number | null>((resolve) => swapper.on("exit", (code) => {
+        done = true;
+        resolve(code);
+      }));
     let reads = 0;
     let writes = 0;
     let leaks = 0;

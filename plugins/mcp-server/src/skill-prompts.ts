@@ -12,6 +12,6 @@ const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&
  * skills plugin's tests): the toolkit offers no other view of them across the plugin boundary.
  */
 export function catalogSkills(prompt: string): CatalogSkill[] {
-  const unescape = (text: string) => text.replace(/&(lt|gt|amp|quot|apos);/g, (entity) => ENTITIES[entity] ?? entity);
-  return [...prompt.matchAll(ENTRY)].map((match) => ({ name: unescape(match[1] ?? ""), description: unescape(match[2] ?? "") }));
+  const unescapeXml = (text: string) => text.replace(/&(lt|gt|amp|quot|apos);/g, (entity) => ENTITIES[entity] ?? entity);
+  return [...prompt.matchAll(ENTRY)].map((match) => ({ name: unescapeXml(match[1] ?? ""), description: unescapeXml(match[2] ?? "") }));
 }

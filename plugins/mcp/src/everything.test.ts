@@ -57,7 +57,7 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
   it("flattens an image to a description and keeps the block on metadata", async () => {
     const result = await kernel.execute({ name: "everything__get-tiny-image", arguments: {} });
     expect(result.output).toBe("Here's the image you requested:\n[image: image/png, 4033 bytes]\nThe image above is the MCP logo.");
-    const image = (result.metadata?.content as { type: string; data?: string }[]).find((block) => block.type === "image");
+    const image = (result.metadata!.content as { type: string; data?: string }[]).find((block) => block.type === "image");
     expect(Buffer.from(image!.data!, "base64").length).toBe(4033);
   });
 
@@ -70,7 +70,7 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
     ]);
     const blob = await kernel.execute({ name: "everything__get-resource-reference", arguments: { resourceType: "Blob", resourceId: 2 } });
     // The blob's text carries the server's local time, so its size depends on the hour ("1:05" or "12:05").
-    const embedded = (blob.metadata?.content as { type: string; resource?: { blob?: string } }[]).find((block) => block.type === "resource");
+    const embedded = (blob.metadata!.content as { type: string; resource?: { blob?: string } }[]).find((block) => block.type === "resource");
     const decoded = Buffer.from(embedded!.resource!.blob!, "base64");
     expect(decoded.toString()).toMatch(/^Resource 2: This is a base64 blob created at /);
     expect(blob.output.split("\n")[1]).toBe(`[embedded resource: demo://resource/dynamic/blob/2 (text/plain, ${decoded.length} bytes)]`);

@@ -39,16 +39,19 @@ export class GenAiSpans {
   observe(event: FeedbackEvent): void {
     switch (event.type) {
       case "model.request":
-        return this.#chatStarted(event);
+        this.#chatStarted(event);
+        return;
       case "text.delta":
         if (this.#chat && this.options.captureContent) this.#chat.text += event.delta;
         return;
       case "model.response":
-        return this.#chatFinished(event);
+        this.#chatFinished(event);
+        return;
       case "tool.called":
         return void this.#toolSpan(event.callId, event.name, event.arguments);
       case "tool.returned":
-        return this.#toolFinished(event);
+        this.#toolFinished(event);
+        return;
       case "tool.pending":
         this.#turn?.span.addEvent("weft.suspension", {
           "weft.suspension.kind": event.suspension.kind,
@@ -63,7 +66,8 @@ export class GenAiSpans {
         this.#turn?.span.addEvent("weft.compaction.failed", { "weft.compaction.reason": event.reason });
         return;
       case "turn.finished":
-        return this.#turnFinished(event);
+        this.#turnFinished(event);
+        return;
     }
   }
 

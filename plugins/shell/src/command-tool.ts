@@ -59,7 +59,7 @@ export function commandTool(spec: ShellSpec, options: ShellToolOptions = {}): To
       const cwd = workdir === undefined ? base : path.resolve(base, workdir);
       const problem = await folderProblem(cwd);
       if (problem) return errorResult(`cannot run in ${workdir ?? cwd}: ${problem}`);
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof runProcess>>;
       try {
         outcome = await runProcess({
           command: spec.program,

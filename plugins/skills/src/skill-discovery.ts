@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage, type Logger } from "@weft/sdk";
@@ -23,7 +24,7 @@ export async function discoverSkillFolders(root: string, visited: Set<string>, l
   async function search(folder: string): Promise<void> {
     if (visited.has(folder)) return;
     visited.add(folder);
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {

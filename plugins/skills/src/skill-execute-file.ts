@@ -44,7 +44,7 @@ async function run(skill: FolderSkill, file: string, args: string[], ctx: ToolCo
   } catch (error) {
     return fileFailure("run", file, error);
   }
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof runProcess>>;
   try {
     // Named relative to the skill folder, its working directory, so `$0` does not reveal where it is.
     outcome = await runProcess({ command: `./${skill.root.relative(target)}`, args, cwd: skill.root.path, signal: ctx.signal, timeoutMs: withinDeadline(timeoutMs, ctx) });

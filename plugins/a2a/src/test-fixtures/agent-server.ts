@@ -231,7 +231,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   );
   if (options.legacy) {
     // A v0.3 server serves its v0.3 card whatever version the client announces.
-    app.use("/.well-known/agent-card.json", (req, _res, next) => ((req.headers["a2a-version"] = "0.3"), next()), legacyAgentCardRouter({ agentCardProvider: requestHandler }));
+    app.use("/.well-known/agent-card.json", (req, _res, next) => {
+      req.headers["a2a-version"] = "0.3";
+      next();
+    }, legacyAgentCardRouter({ agentCardProvider: requestHandler }));
   } else {
     app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
   }
