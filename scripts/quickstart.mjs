@@ -3,7 +3,7 @@
 // is in the environment, `weft run` on a sample task.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { loadProject } from "@weft/core";
+import { addTrust, findConfigFile, loadProject, readProjectConfig, trustRequest } from "@weft/core";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const projectDir = `${root}examples/quickstart`;
@@ -14,11 +14,15 @@ const excerpt = (text, lines = 6) => {
   return [...all.slice(0, lines), ...(all.length > lines ? [`... (${all.length - lines} more lines)`] : [])].map((line) => `   ${line}`).join("\n");
 };
 
+// The repository's own example runs code (MCP commands, a skill script, a pack): running this script is
+// the user's word that they trust it, so it is recorded, and the `weft` commands this prints work there too.
+const trust = await trustRequest(findConfigFile(projectDir), await readProjectConfig(findConfigFile(projectDir)));
+await addTrust(trust.file, trust.hash);
+console.log(`trusted ${trust.file} for the weft command (undo: cd examples/quickstart && npx weft trust --revoke)`);
+
 const started = performance.now();
 const project = await loadProject({
   cwd: projectDir,
-  // The repository's own example: this script vouches for it, so no trust prompt.
-  trust: true,
   feedback: (event) =>
     event.type === "mcp.status" && console.log(`mcp ${event.server}: ${event.state}${event.state === "connected" ? ` (${event.tools} tools)` : ""}${event.error ? `: ${event.error}` : ""}`),
 });
