@@ -4,6 +4,7 @@ import type { ChatModel, ChatRequest, Effort, ReasoningBlock, Stats, StreamEvent
 import {
   DEFAULT_RETRY_POLICY,
   ReplyBuilder,
+  abortableSleep,
   brokenStreamError,
   createProviderModel,
   httpStatusError,
@@ -89,7 +90,7 @@ async function openStream(provider: string, model: LanguageModelV4, callOptions:
         const wait = retryDelay(attempt, policy, headers);
         // A Retry-After beyond the cap is not waited for: the error says what the provider asked.
         if (wait !== undefined) {
-          await sleep(wait, callOptions.abortSignal);
+          await abortableSleep(wait, callOptions.abortSignal);
           continue;
         }
       }
@@ -201,19 +202,4 @@ export function toStats(usage: LanguageModelV4Usage): Stats {
   };
   if (usage.outputTokens.reasoning !== undefined) stats.reasoningTokens = usage.outputTokens.reasoning;
   return stats;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
