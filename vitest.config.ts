@@ -24,7 +24,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["{sdk,core,cli,plugins/*,examples/*,integration,sessions,restate}/src/**/*.test.ts", "scripts/*.test.ts"],
+    include: ["{sdk,core,cli,plugins/*,examples/*,integration,sessions}/src/**/*.test.ts", "scripts/*.test.ts"],
     // Needs Node 22 (the AI SDK): scripts/ci-ai-sdk.sh runs it on the node@22 binary.
     exclude: ["plugins/ai-sdk/**", "**/node_modules/**"],
     testTimeout: 30_000,

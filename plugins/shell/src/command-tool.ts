@@ -73,8 +73,10 @@ export function commandTool(spec: ShellSpec, options: ShellToolOptions = {}): To
       } catch (error) {
         return errorResult(`${spec.name} could not start ${spec.program}: ${errorMessage(error)}`);
       }
-      const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut: outcome.timedOut, durationMs: outcome.durationMs };
-      if (outcome.timedOut || deadlinePassed(ctx.signal)) {
+      // The runner's own limit or the execute path's deadline, whichever came first, is the same timeout.
+      const timedOut = outcome.timedOut || deadlinePassed(ctx.signal);
+      const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut, durationMs: outcome.durationMs };
+      if (timedOut) {
         return errorResult(`timed out after ${timeoutMs} ms, retry with a larger timeout_ms if the command needs longer\n${formatProcessOutput(outcome)}`, metadata);
       }
       if (outcome.aborted) return errorResult(`${spec.name} was aborted\n${formatProcessOutput(outcome)}`, metadata);

@@ -51,8 +51,10 @@ async function run(skill: FolderSkill, file: string, args: string[], ctx: ToolCo
   } catch (error) {
     return fileFailure("run", file, error);
   }
-  const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut: outcome.timedOut };
-  if (outcome.timedOut || deadlinePassed(ctx.signal)) {
+  // The runner's own limit or the execute path's deadline, whichever came first, is the same timeout.
+  const timedOut = outcome.timedOut || deadlinePassed(ctx.signal);
+  const metadata = { exitCode: outcome.exitCode, truncated: outcome.truncated, timedOut };
+  if (timedOut) {
     const partial = outcome.output ? `\n${formatProcessOutput(outcome).replace(/^exit status: .*\n/, "")}` : "";
     return errorResult(`timed out after ${timeoutMs} ms${partial}`, metadata);
   }
