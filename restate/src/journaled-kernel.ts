@@ -1,24 +1,36 @@
-import type { ExecuteOptions, Kernel, ToolCallRequest, ToolResult } from "@weft/sdk";
+import type { ExecuteOptions, Kernel, KernelSession, ToolCallRequest, ToolResult } from "@weft/sdk";
 import type { Context } from "@restatedev/restate-sdk";
+
+type Execute = (call: ToolCallRequest, options?: ExecuteOptions) => Promise<ToolResult>;
 
 /**
  * The kernel with every tool call a journaled step, run through the kernel's one execute path (its
  * gate, time limit and hooks included) once. The tool gets an idempotency key made of the session,
- * the turn (the Restate invocation) and the call id, the same on every retry.
+ * the turn (the Restate invocation) and the call id, the same on every retry. The agent runs its
+ * calls through the kernel session it opens, so the sessions the kernel hands out are journaled too.
  */
 export function journaledKernel(ctx: Context, kernel: Kernel, sessionId: string): Kernel {
   const turnId = String(ctx.request().id);
-  const execute = (call: ToolCallRequest, options: ExecuteOptions = {}): Promise<ToolResult> => {
+  const journaled = (run: Execute): Execute => (call, options = {}) => {
     const callId = call.id ?? "";
     // A call re-run with the host's answer is a step of its own.
     const step = options.answer ? `tool ${callId} answered` : `tool ${callId}`;
-    return ctx.run(step, () => kernel.execute(call, { ...options, idempotencyKey: `${sessionId}/${turnId}/${callId}` }));
+    return ctx.run(step, () => run(call, { ...options, idempotencyKey: `${sessionId}/${turnId}/${callId}` }));
   };
-  return new Proxy(kernel, {
-    get(target, property) {
+  const session = async (...args: Parameters<Kernel["session"]>): Promise<KernelSession> =>
+    withExecute(await kernel.session(...args), journaled);
+  return withExecute(kernel, journaled, { session });
+}
+
+/** `target` with its `execute` replaced by `wrap(execute)` (and any `extra` members), every other member bound to it. */
+function withExecute<T extends { execute: Execute }>(target: T, wrap: (run: Execute) => Execute, extra: Record<string, unknown> = {}): T {
+  const execute = wrap(target.execute.bind(target));
+  return new Proxy(target, {
+    get(object, property) {
       if (property === "execute") return execute;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof property === "string" && property in extra) return extra[property];
+      const value: unknown = Reflect.get(object, property, object);
+      return typeof value === "function" ? value.bind(object) : value;
     },
   });
 }
