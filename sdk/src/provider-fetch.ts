@@ -93,7 +93,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
     const asked = retryable && attempt < policy.maxRetries ? parseRetryAfter(response.headers) : undefined;
     const hint =
       asked !== undefined
-        ? `the provider asked to wait ${seconds(asked)} before retrying, longer than maxRetryAfterMs (${seconds(policy.maxRetryAfterMs)}); try again later, or raise maxRetryAfterMs`
+        ? retryAfterBeyondCapHint(asked, policy)
         : response.status === 401
           ? options.credentialHint
           : undefined;
@@ -315,6 +315,11 @@ function noop(): void {}
 /** An API answers JSON or a stream; an HTML page is a proxy, a login portal or a wrong baseUrl. */
 function isHtml(headers: Headers): boolean {
   return headers.get("content-type")?.toLowerCase().includes("text/html") ?? false;
+}
+
+/** What a failure says when the provider asked for a longer wait than the policy honours. */
+export function retryAfterBeyondCapHint(askedMs: number, policy: Pick<RetryPolicy, "maxRetryAfterMs">): string {
+  return `the provider asked to wait ${seconds(askedMs)} before retrying, longer than maxRetryAfterMs (${seconds(policy.maxRetryAfterMs)}); try again later, or raise maxRetryAfterMs`;
 }
 
 function seconds(ms: number): string {

@@ -7,8 +7,11 @@ import {
   abortableSleep,
   brokenStreamError,
   createProviderModel,
+  htmlPageError,
   httpStatusError,
   isRetryableStatus,
+  parseRetryAfter,
+  retryAfterBeyondCapHint,
   networkError,
   readProviderFault,
   readProviderFaultText,
@@ -82,17 +85,22 @@ async function openStream(provider: string, model: LanguageModelV4, callOptions:
   for (let attempt = 0; ; attempt++) {
     try {
       const result = await model.doStream(callOptions);
+      // The AI SDK reads the body itself: a page in place of the stream shows only in its content type.
+      const contentType = result.response?.headers?.["content-type"] ?? "";
+      if (contentType.includes("text/html")) throw htmlPageError(provider, 200, "<html>", attempt);
       return { parts: result.stream, retries: attempt };
     } catch (error) {
-      if (isAbortError(error) || callOptions.abortSignal?.aborted) throw error;
+      if (isAbortError(error) || callOptions.abortSignal?.aborted || error instanceof ProviderError) throw error;
       if (attempt < policy.maxRetries && retryable(error)) {
         const headers = APICallError.isInstance(error) && error.responseHeaders ? new Headers(error.responseHeaders) : undefined;
         const wait = retryDelay(attempt, policy, headers);
-        // A Retry-After beyond the cap is not waited for: the error says what the provider asked.
         if (wait !== undefined) {
           await abortableSleep(wait, callOptions.abortSignal);
           continue;
         }
+        // A Retry-After beyond the cap is not waited for: the error says what the provider asked.
+        const asked = headers ? parseRetryAfter(headers) : undefined;
+        throw providerError(provider, error, attempt, asked === undefined ? undefined : retryAfterBeyondCapHint(asked, policy));
       }
       throw providerError(provider, error, attempt);
     }
@@ -105,10 +113,10 @@ function retryable(error: unknown): boolean {
   return error.statusCode === undefined ? error.isRetryable : isRetryableStatus(error.statusCode);
 }
 
-function providerError(provider: string, error: unknown, retries: number): ProviderError {
+function providerError(provider: string, error: unknown, retries: number, hint?: string): ProviderError {
   if (APICallError.isInstance(error)) {
     if (error.statusCode === undefined) return networkError(provider, error.url, error.cause ?? error, retries);
-    return httpStatusError(provider, error.statusCode, readProviderFaultText(error.responseBody ?? ""), retries);
+    return httpStatusError(provider, error.statusCode, readProviderFaultText(error.responseBody ?? ""), retries, hint);
   }
   return new ProviderError(errorMessage(error), { provider, retries }, { cause: error });
 }

@@ -1,5 +1,5 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
-import type { ChatRequest, Effort, Message, ReasoningBlock } from "@weft/sdk";
+import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, SharedV4FileData } from "@ai-sdk/provider";
+import { messageParts, type ChatRequest, type Effort, type Message, type ReasoningBlock, type UserMessage } from "@weft/sdk";
 
 type ProviderOptions = NonNullable<LanguageModelV4CallOptions["providerOptions"]>;
 
@@ -15,7 +15,7 @@ export function toAiSdkPrompt(messages: readonly Message[], provider: string): L
         prompt.push({ role: "system", content: message.content });
         break;
       case "user":
-        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        prompt.push({ role: "user", content: userContent(message) });
         break;
       case "assistant": {
         const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
@@ -74,4 +74,13 @@ export function toCallOptions(request: ChatRequest, provider: string, effort: Ef
   if (reasoning !== undefined) options.reasoning = reasoning;
   if (request.signal) options.abortSignal = request.signal;
   return options;
+}
+
+/** A user message's parts as the AI SDK's: text, and images and documents as file parts (bytes or URL). */
+function userContent(message: UserMessage): Extract<LanguageModelV4Message, { role: "user" }>["content"] {
+  return messageParts(message).map((part) => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    const data: SharedV4FileData = part.data !== undefined ? { type: "data", data: part.data } : { type: "url", url: new URL(part.url ?? "") };
+    return { type: "file", mediaType: part.mediaType, data, ...(part.type === "document" && part.name ? { filename: part.name } : {}) };
+  });
 }

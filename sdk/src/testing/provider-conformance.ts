@@ -218,7 +218,8 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
           (caught: unknown) => caught,
         );
         assert.ok(error instanceof ProviderError, `a ProviderError, got ${String(error)}`);
-        assert.match(error.message, /HTML page titled "Proxy login"/);
+        // The page's title where the provider reads the body itself (a wrapped SDK may see only its content type).
+        assert.match(error.message, /an HTML page( titled "Proxy login")? instead of the API's answer/);
       });
     });
 
