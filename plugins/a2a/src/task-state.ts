@@ -3,7 +3,8 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 const TERMINAL = new Set<TaskState>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 const INTERRUPTED = new Set<TaskState>([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
 
-const NAMES: Partial<Record<TaskState, string>> = {
+/** The states by the names A2A gives them on the wire before v1.0 and in texts the model reads. */
+export const TASK_STATE_NAMES: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_SUBMITTED]: "submitted",
   [TaskState.TASK_STATE_WORKING]: "working",
   [TaskState.TASK_STATE_COMPLETED]: "completed",
@@ -20,7 +21,7 @@ export function stateOf(task: Task): TaskState {
 
 /** The state as the A2A spec spells it (`input-required`), for metadata and progress. */
 export function stateName(state: TaskState): string {
-  return NAMES[state] ?? "unknown";
+  return TASK_STATE_NAMES[state] ?? "unknown";
 }
 
 export function isTerminal(task: Task): boolean {

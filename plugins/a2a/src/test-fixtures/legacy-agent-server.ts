@@ -6,19 +6,11 @@ import { Role, TaskState, type Message as CoreMessage } from "@a2a-js/sdk";
 import type { AgentCard, Message, Part, Task, TaskStatus } from "a2a-sdk-v03";
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "a2a-sdk-v03/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "a2a-sdk-v03/server/express";
+import { TASK_STATE_NAMES } from "../task-state.js";
 import type { AgentServer, AgentServerOptions, Turn } from "./agent-server.js";
 
-/** The v1.0 states the scripts use, as v0.3 spells them. */
-const STATES: Partial<Record<TaskState, TaskStatus["state"]>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
-  [TaskState.TASK_STATE_WORKING]: "working",
-  [TaskState.TASK_STATE_COMPLETED]: "completed",
-  [TaskState.TASK_STATE_FAILED]: "failed",
-  [TaskState.TASK_STATE_CANCELED]: "canceled",
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
-  [TaskState.TASK_STATE_REJECTED]: "rejected",
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
-};
+/** The v1.0 states the scripts use, as v0.3 spells them (the names weft reads them by). */
+const STATES = TASK_STATE_NAMES as Partial<Record<TaskState, TaskStatus["state"]>>;
 const FINAL = new Set<TaskStatus["state"]>(["completed", "failed", "canceled", "rejected", "input-required", "auth-required"]);
 
 const text = (value: string): Part => ({ kind: "text", text: value });
