@@ -74,13 +74,16 @@ describe("createToolkit", () => {
     await toolkit.close();
   });
 
-  it("loads skills lazily from a provider", async () => {
+  it("loads skills lazily from a provider the host publishes as a service", async () => {
     let calls = 0;
     const toolkit = await createToolkit({
       builtins: false,
-      skillProvider: async () => {
-        calls++;
-        return [dataSkill];
+      skills: [],
+      services: {
+        skillProvider: async () => {
+          calls++;
+          return [dataSkill];
+        },
       },
       logger: memoryLogger(),
     });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import webPlugin, { webTools } from "./index.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;

@@ -1,5 +1,4 @@
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "./scripted-model.js";
-export { createTestKernel, type PluginEntry } from "./test-kernel.js";
 export { isProcessAlive, waitForProcessExit } from "./process-gone.js";
 export { startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 export {
