@@ -77,7 +77,7 @@ describe("skill_execute_file", () => {
   it("caps output at 1 MiB, marks it truncated and stops the program", async () => {
     const result = await run("scripts/flood.js");
     const match = /^exit status: (\d+)\n<output truncated="true">\n(x*)\n<\/output>$/.exec(result.output);
-    expect(match?.[2].length).toBe(1024 * 1024);
+    expect(match?.[2]?.length).toBe(1024 * 1024);
     expect(result.metadata).toMatchObject({ truncated: true, timedOut: false });
     expect(result.isError).toBeUndefined();
   });

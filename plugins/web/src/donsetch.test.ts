@@ -65,7 +65,7 @@ describe("web pack backed by DonSeTch", () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
     const kernel = await open([mcpPlugin, recordingMcpHost(seen), [webPlugin, { tools: { donsetch__web_crawl: false, web_fetch: false } }]]);
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["donsetch__web_fetch", "donsetch__web_search"]);
-    expect(seen[0].config.tools).toEqual(["!web_crawl"]);
+    expect(seen[0]?.config.tools).toEqual(["!web_crawl"]);
   });
 
   it("warns and serves the native tools when the MCP plugin is not enabled", async () => {

@@ -10,4 +10,5 @@ export {
 } from "./provider-conformance.js";
 export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
 export { drain, rejectionOf } from "./drain.js";
+export { defined } from "./defined.js";
 export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";
