@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@weft\/sdk\/provider$/, replacement: `${root}sdk/src/provider/index.ts` },
       { find: /^@weft\/sdk$/, replacement: `${root}sdk/src/index.ts` },
       { find: /^@weft\/core$/, replacement: `${root}core/src/index.ts` },
+      { find: /^@weft\/testing$/, replacement: `${root}testing/src/index.ts` },
       { find: /^@weft\/(otel|mcp-server)$/, replacement: `${root}plugins/$1/src/index.ts` },
       { find: /^@weft\/sessions$/, replacement: `${root}sessions/src/index.ts` },
       { find: /^@weft\/sessions\/(sqlite|postgres)$/, replacement: `${root}sessions/src/$1.ts` },
@@ -24,7 +25,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["{sdk,core,cli,plugins/*,examples/*,integration,sessions}/src/**/*.test.ts", "scripts/*.test.ts"],
+    include: ["{sdk,core,testing,cli,plugins/*,examples/*,integration,sessions}/src/**/*.test.ts", "scripts/*.test.ts"],
     // Needs Node 22 (the AI SDK): scripts/ci-ai-sdk.sh runs it on the node@22 binary.
     exclude: ["plugins/ai-sdk/**", "**/node_modules/**"],
     testTimeout: 30_000,

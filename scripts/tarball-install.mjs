@@ -51,7 +51,7 @@ try {
   sh("npx", ["weft", "new-plugin", "greeter"]);
   const pack = path.join(app, "weft-plugin-greeter");
   // Until @weft/* is on the registry, the scaffold's weft dependencies come from the tarballs too.
-  sh("npm", ["install", "--no-audit", "--no-fund", tarball("weft-sdk"), tarball("weft-core")], pack);
+  sh("npm", ["install", "--no-audit", "--no-fund", tarball("weft-sdk"), tarball("weft-core"), tarball("weft-testing")], pack);
   assert.match(sh("npm", ["test"], pack), /1 passed/);
   sh("npm", ["pack", "--dry-run"], pack);
   // @weft/core alone: what is missing is named all at once, with the exact packages to install.

@@ -58,7 +58,7 @@ describe("weft chat", () => {
     expect(result.stderr).toContain("weft chat: openai-compatible/local-model, 0 tools.");
     expect(result.stderr).toContain("effort: high\n");
     expect(result.stderr).toContain("(no tools)\n");
-    const second = server.requests[1].json();
+    const second = server.requests[1]?.json();
     expect(second.messages.map((message: { role: string; content: string }) => [message.role, message.content])).toEqual([
       ["user", "hi"],
       ["assistant", "Hello there."],
@@ -77,7 +77,7 @@ describe("weft chat", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("question asks: Which city?\n> ");
     expect(result.stdout).toContain("Paris it is.");
-    const second = server.requests[1].json();
+    const second = server.requests[1]?.json();
     expect(second.messages.at(-1)).toMatchObject({ role: "tool", content: "Paris" });
   });
 

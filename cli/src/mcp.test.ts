@@ -55,6 +55,6 @@ describe("weft with mcp: ./mcp.json", () => {
       ["filesystem", "connected"],
       ["broken", "failed"],
     ]);
-    expect(statuses[0].tools).toBe(0);
+    expect(statuses[0]?.tools).toBe(0);
   });
 });

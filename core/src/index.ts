@@ -21,9 +21,8 @@ export { questionTool } from "./builtins/question.js";
 export { todowriteTool } from "./builtins/todowrite.js";
 export { renderTodos, type TodoItem, type TodoList } from "./builtins/todo-list.js";
 export { createToolkit, type Toolkit } from "./toolkit/toolkit.js";
-export type { ToolkitOptions, PluginSpec, DataSkill, AgentSource } from "./toolkit/toolkit-options.js";
-export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "./toolkit/tool-schemas.js";
-export { BUILTIN_PACKS } from "./toolkit/tool-sources.js";
-export { PROVIDER_PLUGINS } from "./toolkit/provider-plugins.js";
+export type { ToolkitOptions, ToolkitCoreOptions, PluginSpec } from "./toolkit/toolkit-options.js";
+// Defined in the provider kit; re-exported for applications that run their own loop.
+export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "@weft/sdk/provider";
 export { ensureProjectTrusted, trustRequest, type TrustOptions, type TrustRequest } from "./config/project-trust.js";
 export { addTrust, readTrust, revokeTrust, trustStoreFile, type TrustEntry } from "./config/trust-store.js";

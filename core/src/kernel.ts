@@ -20,6 +20,7 @@ import type {
   ToolCallRequest,
   ToolResult,
   ToolVerdictFn,
+  WaitFor,
 } from "@weft/sdk";
 import type { TSchema } from "typebox";
 import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
@@ -40,6 +41,10 @@ export interface KernelOptions {
   logger?: Logger;
   /** The folder relative paths in plugin options resolve from; the working directory by default. */
   baseDir?: string;
+  /** Aborting it stops what plugins are connecting to or fetching (`api.signal`, which closing aborts too). */
+  signal?: AbortSignal;
+  /** The host's resolver for `pending` requests, for plugins that ask the user (`api.waitFor`). */
+  waitFor?: WaitFor;
 }
 
 interface Applied {
@@ -62,6 +67,9 @@ class WeftKernel implements Kernel {
   readonly #loading: string[] = [];
   readonly #app: Scope;
   readonly #baseDir: string;
+  readonly #closing = new AbortController();
+  readonly #signal: AbortSignal;
+  readonly #waitFor: WaitFor | undefined;
   #ready: Promise<void> | undefined;
   #isReady = false;
   #closed = false;
@@ -69,6 +77,8 @@ class WeftKernel implements Kernel {
   constructor(options: KernelOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.#baseDir = options.baseDir ?? process.cwd();
+    this.#signal = options.signal ? AbortSignal.any([this.#closing.signal, options.signal]) : this.#closing.signal;
+    this.#waitFor = options.waitFor;
     this.#hookSet = new HookSet(undefined, () => this.#interceptor);
     this.tools = new ToolBox((fn) => this.#setInterceptor(fn));
     this.#executor = new ToolExecutor({ tools: this.tools, hooks: this.#hookSet, emit: (event, context) => this.#emitIn(event, context) });
@@ -150,6 +160,8 @@ class WeftKernel implements Kernel {
       toolView: this.tools,
       logger: this.logger,
       baseDir: this.#baseDir,
+      signal: this.#signal,
+      waitFor: this.#waitFor,
       services: this.#services,
       get isReady() {
         return kernel.#isReady;
@@ -175,6 +187,8 @@ class WeftKernel implements Kernel {
         services: this.#services,
         logger: this.logger,
         baseDir: this.#baseDir,
+        signal: this.#signal,
+        waitFor: this.#waitFor,
         get closed() {
           return kernel.#closed;
         },
@@ -266,6 +280,7 @@ class WeftKernel implements Kernel {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort(new WeftError("ABORTED", "the kernel is closed"));
     // Plugins and sessions are torn down newest first: a plugin may still need one set up before it.
     for (const scope of [...this.#scopes].reverse()) await scope.dispose();
     this.#applied.length = 0;

@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
-import type { Plugin } from "@weft/sdk";
+import { PROVIDER_PLUGINS, type AnyPlugin } from "@weft/sdk";
 import { importPlugin, resolvePluginUrl } from "./config/plugin-resolver.js";
-import { PROVIDER_PLUGINS } from "./toolkit/provider-plugins.js";
 
 /** Where core itself is installed: a provider plugin beside it (a batteries-included install) counts. */
 const CORE_DIR = fileURLToPath(new URL(".", import.meta.url));
@@ -11,7 +10,7 @@ const CORE_DIR = fileURLToPath(new URL(".", import.meta.url));
  * beside core), so `createModel("anthropic/…")` works with no plugin listed. `missing` names the exact
  * package when it is known but not installed; neither field when no first-party plugin provides it.
  */
-export async function importProviderPlugin(provider: string, baseDir: string): Promise<{ plugin?: Plugin<any>; from?: string; missing?: string }> {
+export async function importProviderPlugin(provider: string, baseDir: string): Promise<{ plugin?: AnyPlugin; from?: string; missing?: string }> {
   const name = PROVIDER_PLUGINS[provider];
   if (!name) return {};
   const dir = [baseDir, CORE_DIR].find((candidate) => resolvePluginUrl(name, candidate) !== undefined);

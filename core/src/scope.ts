@@ -15,6 +15,7 @@ import type {
   ToolResult,
   ToolSource,
   WeftServices,
+  WaitFor,
 } from "@weft/sdk";
 import type { HookPoint } from "./hook-point.js";
 import { facadesFor, type HookSet, type TapOwner } from "./hook-set.js";
@@ -29,6 +30,8 @@ export interface ScopeHost {
   readonly toolView: ToolView;
   readonly logger: Logger;
   readonly baseDir: string;
+  readonly signal: AbortSignal;
+  readonly waitFor?: WaitFor;
   readonly services: ServiceRegistry;
   readonly isReady: boolean;
   addProvider(provider: Provider, owner: string): Disposer;
@@ -74,6 +77,12 @@ export class Scope implements ScopeContract, TapOwner {
   }
   get baseDir(): string {
     return this.host.baseDir;
+  }
+  get signal(): AbortSignal {
+    return this.host.signal;
+  }
+  get waitFor(): WaitFor | undefined {
+    return this.host.waitFor;
   }
 
   contribute(point: HookPoint, stage: number, run: () => Promise<void>): void {

@@ -16,6 +16,7 @@ import type {
   ToolCallRequest,
   ToolResult,
   ToolSessionContext,
+  WaitFor,
   WeftServices,
 } from "@weft/sdk";
 import type { HookSet } from "./hook-set.js";
@@ -32,6 +33,8 @@ export interface SessionParent {
   readonly services: ServiceRegistry;
   readonly logger: Logger;
   readonly baseDir: string;
+  readonly signal: AbortSignal;
+  readonly waitFor?: WaitFor;
   addProvider(provider: Provider, owner: string): ReturnType<Scope["track"]>;
   beginContribution(owner: string): () => void;
   readonly closed: boolean;
@@ -74,6 +77,8 @@ export class SessionScope implements KernelSession {
       toolView: view,
       logger: parent.logger,
       baseDir: parent.baseDir,
+      signal: parent.signal,
+      waitFor: parent.waitFor,
       services: this.#services,
       isReady: true,
       addProvider: (provider, owner) => parent.addProvider(provider, owner),
@@ -96,6 +101,12 @@ export class SessionScope implements KernelSession {
   }
   get baseDir(): string {
     return this.#parent.baseDir;
+  }
+  get signal(): AbortSignal {
+    return this.#parent.signal;
+  }
+  get waitFor(): WaitFor | undefined {
+    return this.#parent.waitFor;
   }
   get closed(): boolean {
     return !this.#scope.active;

@@ -86,7 +86,9 @@ describe("ToolBox registrations", () => {
     box.add(tool("read", "second"), { kind: "builtin", id: "files" });
     const all = box.registrations();
     expect(all.map((t) => `${t.name}:${t.source.kind}`)).toEqual(["read:mcp", "bash:app", "read:builtin"]);
-    box.drop(all[2]);
+    const [, , shadowed] = all;
+    if (!shadowed) throw new Error("three registrations expected");
+    box.drop(shadowed);
     expect(box.get("read")?.source.kind).toBe("mcp");
     expect(box.registrations()).toHaveLength(2);
   });

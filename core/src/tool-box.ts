@@ -7,9 +7,17 @@ import type { AnyTool, Disposer, ToolBox as ToolBoxContract, ToolDescriptor, Too
  */
 const runnable = new WeakMap<ToolDescriptor, AnyTool>();
 
+/** The scope (plugin) that registered each descriptor: the toolkit ranks duplicates by it. */
+const owners = new WeakMap<ToolDescriptor, string>();
+
 /** For the execute path only. */
 export function runnableOf(descriptor: ToolDescriptor): AnyTool | undefined {
   return runnable.get(descriptor);
+}
+
+/** The plugin (or scope) that registered a descriptor of this registry. */
+export function ownerOf(descriptor: ToolDescriptor): string | undefined {
+  return owners.get(descriptor);
 }
 
 function describe(tool: AnyTool, source: ToolSource): ToolDescriptor {
@@ -41,6 +49,7 @@ export class ToolBox implements ToolBoxContract {
   /** `setInterceptor` taps the gate through this; the kernel wires it. */
   constructor(private readonly intercept: (fn: ToolVerdictFn | null) => void = () => {}) {}
 
+  /** `source` is the fallback when the tool names none; its id is the registering scope's name. */
   add(tool: AnyTool, source: ToolSource): Disposer {
     if (!validToolName(tool.name)) {
       throw new WeftError(
@@ -49,6 +58,7 @@ export class ToolBox implements ToolBoxContract {
       );
     }
     const entry: Entry = { tool: describe(tool, source), order: this.#added++ };
+    owners.set(entry.tool, source.id);
     const stack = this.#stacks.get(tool.name) ?? [];
     stack.push(entry);
     this.#stacks.set(tool.name, stack);

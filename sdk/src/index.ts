@@ -14,6 +14,8 @@ export * from "./logger.js";
 export * from "./feedback.js";
 export * from "./hooks.js";
 export * from "./plugin.js";
+export * from "./config-key.js";
+export * from "./skill-data.js";
 export * from "./provider.js";
 export * from "./kernel.js";
 export * from "./mcp-host.js";

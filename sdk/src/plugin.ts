@@ -1,9 +1,10 @@
 import type { Static, TSchema } from "typebox";
+import type { AnyConfigKey } from "./config-key.js";
 import type { FeedbackEvent } from "./feedback.js";
 import type { HookFacades, ToolRegistrar } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import type { McpHost } from "./mcp-host.js";
-import type { ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
+import type { ExecuteOptions, ToolCallRequest, ToolResult, WaitFor } from "./tool.js";
 
 /** The plugin API version this sdk speaks; the kernel refuses plugins built for another. */
 export const PLUGIN_API_VERSION = 1;
@@ -48,6 +49,10 @@ export interface PluginApi {
   readonly logger: Logger;
   /** The folder relative paths in options are resolved from (the config file's folder, else the cwd). */
   readonly baseDir: string;
+  /** Aborts when the host gives up loading (a deadline, its own signal) or the kernel closes: bounds connecting and fetching. */
+  readonly signal: AbortSignal;
+  /** The host's resolver for `pending` requests, when it answers them (an MCP plugin advertises elicitation then). */
+  readonly waitFor?: WaitFor;
   /**
    * Publishes a service other plugins can `need`. A name already provided is refused (SERVICE_DUPLICATE,
    * naming both) unless `replaces: true` says this one takes over; the first comes back when it goes.
@@ -68,6 +73,8 @@ export interface Plugin<Options extends TSchema = TSchema> {
   options?: Options;
   /** Names of plugins that must be applied before this one. */
   requires?: string[];
+  /** The top-level config keys it consumes (`mcp:`, `skills:`), by name: see `ConfigKey`. */
+  config?: Record<string, AnyConfigKey>;
   setup(api: PluginApi, options: Static<Options>): void | Disposer | Promise<void | Disposer>;
 }
 

@@ -1,4 +1,6 @@
-import { Type } from "typebox";
+import path from "node:path";
+import { Type, type Static } from "typebox";
+import { defineConfigKey, type AnyConfigKey, type ConfigKeyContext } from "./config-key.js";
 import type { AnyTool } from "./tool.js";
 
 /**
@@ -30,4 +32,46 @@ export function droppedServerTools(server: string, switches: Record<string, bool
   return Object.entries(switches)
     .filter(([name, on]) => !on && name.startsWith(prefix))
     .map(([name]) => `!${name.slice(prefix.length)}`);
+}
+
+/** `builtins:` as a project or a toolkit writes it: on/off, or single tools dropped. */
+export const builtinsSchema = Type.Union([
+  Type.Boolean(),
+  Type.Object(
+    {
+      enabled: Type.Optional(Type.Boolean()),
+      /** Tool name → false drops it. */
+      tools: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+      /** Tool names to drop. */
+      disabled: Type.Optional(Type.Array(Type.String())),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/**
+ * The drop map a `builtins:` value means (its `tools`, its `disabled` names and the host's own tools,
+ * which the built-ins step aside for), or undefined when the value turns the built-ins off.
+ */
+export function builtinSwitches(value: Static<typeof builtinsSchema>, context: ConfigKeyContext): Record<string, boolean> | undefined {
+  const spec = typeof value === "boolean" ? { enabled: value } : value;
+  if (spec.enabled === false) return undefined;
+  const off = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, false]));
+  return { ...spec.tools, ...off(spec.disabled ?? []), ...off(context.hostTools) };
+}
+
+/** Where the built-ins rank when names clash: after MCP (10) and skills (20), before agents (40). */
+export const BUILTINS_RANK = 30;
+
+/** The `builtins:` key of a first-party pack: its built-in tools, confined to the base folder when `rooted`. */
+export function builtinsConfigKey(options: { rooted?: boolean } = {}): AnyConfigKey {
+  return defineConfigKey({
+    schema: builtinsSchema,
+    rank: BUILTINS_RANK,
+    toOptions: (value, context) => {
+      const tools = builtinSwitches(value, context);
+      if (!tools) return undefined;
+      return { builtins: true, tools, ...(options.rooted ? { root: path.resolve(context.baseDir) } : {}) };
+    },
+  });
 }

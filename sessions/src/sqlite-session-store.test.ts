@@ -92,8 +92,8 @@ describe("sqlite session store", () => {
     for (const one of workers) one.send("go");
     const outcomes = await Promise.all(workers.map((one) => one.lines[1]));
     expect(await Promise.all(workers.map((one) => one.exited))).toEqual([0, 0]);
-    const winner = outcomes.findIndex((outcome) => outcome.won === true);
-    expect(outcomes.filter((outcome) => outcome.won === true)).toHaveLength(1);
+    const winner = outcomes.findIndex((outcome) => outcome?.won === true);
+    expect(outcomes.filter((outcome) => outcome?.won === true)).toHaveLength(1);
     expect(outcomes[1 - winner]).toEqual({ won: false, code: "SESSION_CONFLICT", name: "SessionConflictError" });
     const check = sqliteSessionStore({ file });
     const loaded = await check.load("shared");

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { findConfigFile, readProjectConfig } from "@weft/core";
-import { listSkills, validateSkill } from "@weft/plugin-skills";
+import { listSkills, validateSkill, type SkillCollectionOptions } from "@weft/plugin-skills";
 import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { formatTable } from "../table.js";
@@ -26,8 +26,9 @@ export default defineCommand({
     const config = await readProjectConfig(file);
     const skills = await listSkills({
       skillsDir: (config.skills ?? []).map((root) => path.resolve(path.dirname(file), root)),
-      skillsFilter: config.skillsFilter,
-      disableSkills: config.disableSkills,
+      // The skills plugin validates these keys when the project loads; listing reads them as written.
+      skillsFilter: config.keys.skillsFilter as SkillCollectionOptions["skillsFilter"],
+      disableSkills: config.keys.disableSkills as string[] | undefined,
     });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);

@@ -30,7 +30,7 @@ export function pluginFiles(template: PluginTemplate): Record<string, string> {
         peerDependencies: { "@weft/sdk": weftRange },
         devDependencies: {
           "@weft/sdk": weftRange,
-          "@weft/core": weftRange,
+          "@weft/testing": weftRange,
           "@types/node": "20.19.43",
           typescript: "7.0.2",
           vite: "8.3.8",
@@ -80,7 +80,7 @@ export default definePlugin({
 });
 `,
     "src/index.test.ts": `import { describe, expect, it } from "vitest";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import plugin from "./index.js";
 
 describe("${packageName}", () => {

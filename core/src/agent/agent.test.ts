@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { MaxIterationsError, PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
 import type { FeedbackEvent, Kernel, Message, Registrable } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent, type AgentEvent } from "./agent.js";
 import { repeatedCallMessage } from "./loop-guard.js";
@@ -78,8 +78,8 @@ describe("agent loop", () => {
     expect(wireProblems(transcript)).toEqual([]);
     expect(JSON.parse(JSON.stringify(transcript))).toEqual(transcript);
     // Every request carries the system prompt, the sorted tool list and the transcript so far.
-    expect(model.requests[1].messages).toEqual(transcript.slice(0, 4));
-    expect(model.requests[0].tools).toEqual([{ name: "add", description: "Add two numbers", inputSchema: add.inputSchema }]);
+    expect(model.requests[1]?.messages).toEqual(transcript.slice(0, 4));
+    expect(model.requests[0]?.tools).toEqual([{ name: "add", description: "Add two numbers", inputSchema: add.inputSchema }]);
   });
 
   it("sums tokens over every model call and keeps the final call's apart", async () => {
@@ -137,7 +137,7 @@ describe("agent loop", () => {
     await agent.process("go");
     const returned = events.filter((event) => event.type === "tool.returned").map((event) => event.name);
     expect(returned).toEqual(["fast", "slow"]);
-    expect(model.requests[1].messages.slice(-2)).toEqual([
+    expect(model.requests[1]?.messages.slice(-2)).toEqual([
       { role: "tool", toolCallId: "call_1", toolName: "slow", content: "slow result" },
       { role: "tool", toolCallId: "call_2", toolName: "fast", content: "fast result" },
     ]);
@@ -183,7 +183,7 @@ describe("agent loop", () => {
     await agent.startSession({ tools: [broken, add] });
     const response = await agent.process("save it");
     expect(response).toMatchObject({ status: "done", content: "Something is wrong with the disk." });
-    expect(model.requests[1].messages.slice(-3)).toEqual([
+    expect(model.requests[1]?.messages.slice(-3)).toEqual([
       { role: "tool", toolCallId: "call_1", toolName: "broken", content: "broken failed: disk full", isError: true },
       { role: "tool", toolCallId: "call_2", toolName: "add", content: "invalid arguments for add:\n- /a: must be number", isError: true },
       { role: "tool", toolCallId: "call_3", toolName: "missing", content: "unknown tool: missing. Available tools: add, broken", isError: true },
@@ -349,17 +349,17 @@ describe("agent sessions", () => {
 
     await agent.startSession({ prompt: "You write poems.", tools: [extra], skills: skills("poetry"), sessionId: "poems" });
     await agent.process("a poem");
-    expect(model.requests[0].messages[0]).toEqual({ role: "system", content: "You write poems.\n\nSkills: poetry" });
-    expect(model.requests[0].tools?.map((tool) => tool.name)).toEqual(["add", "extra", "poetry_skill"]);
+    expect(model.requests[0]?.messages[0]).toEqual({ role: "system", content: "You write poems.\n\nSkills: poetry" });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(["add", "extra", "poetry_skill"]);
 
     await agent.startSession({ prompt: "You do sums.", sessionId: "sums" });
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["add"]);
     await agent.process("1 + 1");
-    expect(model.requests[1].messages).toEqual([
+    expect(model.requests[1]?.messages).toEqual([
       { role: "system", content: "You do sums." },
       { role: "user", content: "1 + 1" },
     ]);
-    expect(model.requests[1].tools?.map((tool) => tool.name)).toEqual(["add"]);
+    expect(model.requests[1]?.tools?.map((tool) => tool.name)).toEqual(["add"]);
     await agent.close();
     expect(agent.sessionId).toBeUndefined();
     expect(events.filter((event) => event.type.startsWith("session.")).map((event) => [event.type, (event as { sessionId: string }).sessionId])).toEqual([
@@ -380,7 +380,7 @@ describe("agent sessions", () => {
     await agent.resetSession();
     expect(agent.messages()).toEqual([{ role: "system", content: "Stay short." }]);
     await agent.process("second");
-    expect(model.requests[1].messages).toEqual([
+    expect(model.requests[1]?.messages).toEqual([
       { role: "system", content: "Stay short." },
       { role: "user", content: "second" },
     ]);
@@ -397,8 +397,8 @@ describe("agent sessions", () => {
       await agent.process("second");
     }
     expect(kept.map((state) => state.messages.length)).toEqual([2, 4]);
-    kept[0].messages[0].content = "changed by the store";
-    expect(kept[1].messages[0]).toEqual({ role: "user", content: "first" });
+    defined(kept[0]?.messages[0], "a kept message").content = "changed by the store";
+    expect(kept[1]?.messages[0]).toEqual({ role: "user", content: "first" });
     const saved = (await builtin.get("s"))!;
     expect(saved.messages.map((message) => message.content)).toEqual(["first", "one", "second", "two"]);
     saved.messages.length = 0;
@@ -416,7 +416,7 @@ describe("agent sessions", () => {
     const agent = createAgent({ model, kernel });
     await agent.startSession({ messages: earlier });
     await agent.process("still there?");
-    expect(model.requests[0].messages).toEqual([...earlier, { role: "user", content: "still there?" }]);
+    expect(model.requests[0]?.messages).toEqual([...earlier, { role: "user", content: "still there?" }]);
     await expect(agent.startSession({ messages: [{ role: "user", content: "a" }, { role: "system", content: "b" }] })).rejects.toMatchObject({
       code: "SESSION_INVALID",
     });

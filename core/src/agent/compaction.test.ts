@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { CompactStage, defineTool, memoryLogger } from "@weft/sdk";
 import type { ChatRequest, FeedbackEvent, Kernel, Message } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import { SUMMARY_INSTRUCTIONS } from "./summarise.js";
@@ -56,7 +56,7 @@ describe("compaction", () => {
     await agent.process("hello");
     await agent.process("read a and b");
 
-    const sent = model.requests[3].messages;
+    const sent = defined(model.requests[3], "a fourth request").messages;
     const prunedA = sent.find((message) => message.role === "tool" && message.toolCallId === "call_1");
     expect(prunedA?.content).toBe(`${"A".repeat(100)}\n[... 3400 characters cut from this tool result to save context ...]\n${"Z".repeat(100)}`);
     // The recent turn is verbatim.
@@ -94,8 +94,8 @@ describe("compaction", () => {
     const response = await agent.process("now read a");
 
     expect(summaryRequests).toHaveLength(1);
-    expect(summaryRequests[0].tools).toBeUndefined();
-    expect(summaryRequests[0].messages).toEqual([
+    expect(summaryRequests[0]?.tools).toBeUndefined();
+    expect(summaryRequests[0]?.messages).toEqual([
       { role: "system", content: SUMMARY_INSTRUCTIONS },
       { role: "user", content: `Summarise this conversation:\n\n<transcript>\n[user]\n${notes}\n\n[assistant]\nNoted.\n</transcript>` },
     ]);
@@ -105,7 +105,7 @@ describe("compaction", () => {
         "Leave out small talk and tool output that no longer matters. Write plain text without a preamble.",
     );
 
-    const sent = model.requests[3].messages;
+    const sent = defined(model.requests[3], "a fourth request").messages;
     expect(sent).toEqual([
       { role: "system", content: "You are terse." },
       { role: "user", content: "Summary of the conversation so far:\n\nThe user shared project notes: the deadline is Friday." },
@@ -152,8 +152,8 @@ describe("compaction", () => {
     const before = agent.messages();
     await agent.process("read a then b");
 
-    expect(model.requests[3].messages).toEqual(agent.messages().slice(0, 5));
-    expect(model.requests[3].messages.slice(0, 2)).toEqual(before);
+    expect(model.requests[3]?.messages).toEqual(agent.messages().slice(0, 5));
+    expect(model.requests[3]?.messages.slice(0, 2)).toEqual(before);
     expect(compactionEvents(events)).toEqual([
       { type: "compaction.started", estimatedTokens: 1739, thresholdTokens: 1700 },
       { type: "compaction.failed", reason: "overloaded" },
@@ -212,7 +212,7 @@ describe("compaction", () => {
       seen.push(state.messages);
       const [system, ...rest] = state.messages;
       const kept = rest.slice(-1);
-      return { ...state, messages: [system, ...kept], estimatedTokens: 50 };
+      return { ...state, messages: system ? [system, ...kept] : kept, estimatedTokens: 50 };
     });
     const agent = createAgent({ model, kernel, compaction: { prune: false, summarise: false } });
     await agent.startSession({ prompt: "Sys." });
@@ -220,7 +220,7 @@ describe("compaction", () => {
     await agent.process("second");
     await agent.process("third");
     expect(seen).toHaveLength(1);
-    expect(model.requests[2].messages).toEqual([
+    expect(model.requests[2]?.messages).toEqual([
       { role: "system", content: "Sys." },
       { role: "user", content: "third" },
     ]);
@@ -238,11 +238,11 @@ describe("compaction", () => {
       await agent.process("second");
       await agent.process("third");
     }
-    expect(plain.requests[2].messages).toHaveLength(5);
-    expect(summarising.requests[3].messages).toEqual([
+    expect(plain.requests[2]?.messages).toHaveLength(5);
+    expect(summarising.requests[3]?.messages).toEqual([
       { role: "user", content: "Summary of the conversation so far:\n\nEarlier: one, two." },
       { role: "user", content: "third" },
     ]);
-    expect(wireProblems(summarising.requests[3].messages)).toEqual([]);
+    expect(wireProblems(defined(summarising.requests[3], "a fourth request").messages)).toEqual([]);
   });
 });

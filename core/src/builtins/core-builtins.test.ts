@@ -33,14 +33,14 @@ describe("core built-in tools", () => {
       ["question", { kind: "builtin", id: "@weft/core" }],
       ["todowrite", { kind: "builtin", id: "@weft/core" }],
     ]);
-    expect(tools[0].description).toBe(
+    expect(tools[0]?.description).toBe(
       "Ask the user a question and wait for the answer. Use it when you need a decision or information only the user has; do not ask for what your other tools can find out.",
     );
-    expect(tools[1].description).toBe(
+    expect(tools[1]?.description).toBe(
       "Write your todo list for a task with several steps. Send the whole list each time (it replaces the previous one), with each item's status: pending, in_progress (one at a time) or completed. Mark items completed as soon as they are done.",
     );
-    expect(tools[0].inputSchema).toMatchObject({ type: "object", required: ["question"] });
-    expect(tools[1].inputSchema).toMatchObject({ type: "object", required: ["todos"] });
+    expect(tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["question"] });
+    expect(tools[1]?.inputSchema).toMatchObject({ type: "object", required: ["todos"] });
   });
 
   it("drops single tools by name and ignores names of other packs", async () => {
@@ -64,7 +64,7 @@ describe("core built-in tools", () => {
         toolName: "question",
       },
     ]);
-    expect(model.requests[1].messages.at(-1)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "question", content: "PostgreSQL" });
+    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "question", content: "PostgreSQL" });
   });
 
   it("question answers by hand: waiting text, declined, and a structured answer", async () => {
@@ -100,7 +100,7 @@ describe("core built-in tools", () => {
     ]);
     const agent = createAgent({ model, kernel, store: fileSessionStore(dir), sessionId: "plan" });
     await agent.process("plan the work");
-    expect(model.requests[2].messages.at(-1)).toEqual({
+    expect(model.requests[2]?.messages.at(-1)).toEqual({
       role: "tool",
       toolCallId: "call_2",
       toolName: "todowrite",

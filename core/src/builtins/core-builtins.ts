@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
+import { BUILTINS_RANK, PLUGIN_API_VERSION, builtinSwitches, builtinsSchema, defineConfigKey, definePlugin } from "@weft/sdk";
 import { questionTool } from "./question.js";
 import { memoryTodoList } from "./todo-list.js";
 import { todowriteTool } from "./todowrite.js";
@@ -15,6 +15,16 @@ const options = Type.Object({
  */
 export const coreBuiltins = definePlugin({
   meta: { name: "@weft/core/builtins", version: "0.1.0", api: PLUGIN_API_VERSION, description: "question and todowrite" },
+  config: {
+    builtins: defineConfigKey({
+      schema: builtinsSchema,
+      rank: BUILTINS_RANK,
+      toOptions: (value, context) => {
+        const tools = builtinSwitches(value, context);
+        return tools && { tools };
+      },
+    }),
+  },
   options,
   setup(api, { tools = {} }) {
     // Without an agent session (a tool called by hand) the list lives as long as the plugin.

@@ -137,7 +137,7 @@ describe("loadProject", () => {
     expect(typo.message).toBe(`${project}/weft.config.yaml:2:32 (option plugins[0].rooted.rot): invalid option for weft-plugin-rooted: is not an option (known: root, depth)`);
     const unknown = await loadError("plugins: [alpha]\nplugns: [beta]\n");
     expect(unknown.message).toBe(
-      `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, instructions, effort, plugins, mcp, skills, disableTools, maxIterations, builtins, agents, skillsFilter, skillSampleLimit, disableSkills, deadline, sessions`,
+      `${project}/weft.config.yaml:2:1 (option plugns): unknown option "plugns"; known options: model, instructions, effort, plugins, disableTools, maxIterations, deadline, sessions, mcp, mcpConfig, skills, skillsDir, skillsFilter, skillSampleLimit, disableSkills, builtins, agents (a third-party plugin's own key needs the plugin listed under plugins)`,
     );
     const effort = await loadError("effort: extreme\n");
     expect(effort.message).toBe(`${project}/weft.config.yaml:1:9 (option effort): expected one of off, low, medium, high, max, got "extreme"`);

@@ -1,15 +1,15 @@
 import path from "node:path";
-import { isWeftError, type FeedbackEvent, type Kernel, type Logger, type WaitFor } from "@weft/sdk";
+import { PROVIDER_PLUGINS, isWeftError, type FeedbackEvent, type Kernel, type Logger, type WaitFor } from "@weft/sdk";
 import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
-import type { AgentSource, PluginSpec } from "../toolkit/toolkit-options.js";
+import { UnknownKeyError } from "../toolkit/plugin-plan.js";
+import type { PluginSpec } from "../toolkit/toolkit-options.js";
 import { ConfigDocument, pointerToPath } from "./config-document.js";
 import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
 import { pluginCandidates } from "./plugin-resolver.js";
-import { PROVIDER_PLUGINS } from "../toolkit/provider-plugins.js";
-import { parseProjectConfig, type ProjectConfig } from "./project-config.js";
+import { PROJECT_OPTIONS, parseProjectConfig, type ProjectConfig } from "./project-config.js";
 
 export interface LoadProjectOptions {
   /** Where to start looking for weft.config.yaml; the working directory by default. */
@@ -38,9 +38,9 @@ export interface Project {
 }
 
 /**
- * Finds and validates weft.config.yaml and builds its toolkit: the tool sources its keys name (`mcp`,
- * `skills`, `builtins`, `agents`) and its `plugins`, each resolved from the config file's folder and
- * applied in order. Every error names the file, line, column and option path.
+ * Finds and validates weft.config.yaml and builds its toolkit: every key a plugin declares (`mcp`,
+ * `skills`, `builtins`, `agents`, a listed plugin's own) and its `plugins`, each resolved from the
+ * config file's folder. Every error names the file, line, column and option path.
  */
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const file = findConfigFile(options.cwd ?? process.cwd(), options.config);
@@ -53,14 +53,9 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
       baseDir: dir,
       logger: options.logger,
       waitFor: options.waitFor,
-      mcpConfig: config.mcp ?? projectMcpJson(dir),
-      skillsDir: config.skills,
-      skillsFilter: config.skillsFilter,
-      skillSampleLimit: config.skillSampleLimit,
-      disableSkills: config.disableSkills,
-      // A project lists the built-ins it wants; a library's createToolkit has them on by default.
-      builtins: config.builtins ?? false,
-      agents: config.agents as AgentSource[] | undefined,
+      // Each key goes to the plugin that declares it; `.mcp.json` stands in for a missing `mcp:`.
+      ...config.keys,
+      mcp: config.mcp ?? projectMcpJson(dir),
       disableTools: config.disableTools,
       deadline: config.deadline,
       feedback: options.feedback,
@@ -69,7 +64,8 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
         ...providerPlugin(config, options.model),
       ],
     },
-    { locate: (spec, error) => locate(doc, spec, error) },
+    // A project lists the built-ins it wants; a library's createToolkit has them on by default.
+    { locate: (spec, error) => locate(doc, spec, error), defaults: false, ownOptions: PROJECT_OPTIONS },
   );
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
 }
@@ -99,6 +95,7 @@ function locate(doc: ConfigDocument, spec: PluginSpec, error: unknown): Error {
     const more = rest.length > 0 ? ` (and ${rest.length} more: ${rest.map((problem) => `${problem.path} ${problem.message}`).join("; ")})` : "";
     return doc.error([...at, ...pointerToPath(first.path)], `invalid option for ${error.plugin}: ${first.message}${more}`);
   }
+  if (error instanceof UnknownKeyError) return doc.error(at, error.message, { code: error.code, cause: error, atKey: true });
   if (isWeftError(error)) return doc.error(at, error.message, { code: error.code, cause: error });
   return error as Error;
 }

@@ -9,20 +9,21 @@ export interface ProjectConfig {
   instructions?: string;
   effort?: Effort;
   plugins: PluginEntry[];
-  /** An mcp.json path (relative to the config file), or an inline `mcpServers` map. */
+  /**
+   * An mcp.json path (relative to the config file), or an inline `mcpServers` map. Checked here as well
+   * as by the plugin that consumes it, because the trust check reads it before any plugin loads.
+   */
   mcp?: string | Record<string, unknown>;
-  /** Skills folders, relative to the config file. */
+  /** Skills folders, relative to the config file (checked here for the trust check too). */
   skills?: string[];
+  /**
+   * Every key a plugin consumes (`mcp`, `skills`, `builtins`, `agents`, `skillsFilter`, a third-party
+   * plugin's own), as written: the plugin that declares a key validates it when the project loads.
+   */
+  keys: Record<string, unknown>;
   /** Tool names to drop, whatever source produced them. */
   disableTools: string[];
   maxIterations?: number;
-  /** The built-in tools: off unless `true`, or `{ tools: { bash: false } }` to drop single ones. */
-  builtins?: boolean | { tools?: Record<string, boolean> };
-  /** Remote A2A agents: `{ card, name?, headers?, timeout? }` each. */
-  agents?: Record<string, unknown>[];
-  skillsFilter?: string[] | Record<string, boolean>;
-  skillSampleLimit?: number;
-  disableSkills?: string[];
   /** Bounds the load (MCP connections, agent cards), in ms. */
   deadline?: number;
   /** Where sessions are kept: `{ store: sqlite, url: ./sessions.db }` or `{ store: postgres, url: postgres://... }`. */
@@ -50,7 +51,10 @@ const stringList: Check = (value, path, doc) => {
   return list.map((item, index) => string(item, [...path, index], doc));
 };
 
-/** Every top-level option: how to check it. Unknown keys are errors, so typos surface. */
+/**
+ * The top-level options the project reads itself: how to check each. Every other key goes to the
+ * plugin that declares it (an unknown one is an error naming the key's line when the project loads).
+ */
 const OPTIONS: Record<string, Check> = {
   model: (value, path, doc) => {
     const ref = string(value, path, doc) as string;
@@ -83,28 +87,6 @@ const OPTIONS: Record<string, Check> = {
   skills: stringList,
   disableTools: stringList,
   maxIterations: wholeNumber("0 for no limit"),
-  builtins: (value, path, doc) => {
-    if (typeof value === "boolean") return value;
-    if (isRecord(value) && Object.keys(value).every((key) => key === "tools") && (value.tools === undefined || isSwitchMap(value.tools))) return value;
-    throw doc.error(path, "expected true, false, or { tools: { <name>: false } }");
-  },
-  agents: (value, path, doc) => {
-    if (!Array.isArray(value)) throw doc.error(path, "expected a list of agents ({ card: <agent card URL> })");
-    return value.map((agent, index) => {
-      if (!isRecord(agent)) throw doc.error([...path, index], "expected { card: <agent card URL>, name?, headers?, timeout? }");
-      string(agent.card, [...path, index, "card"], doc);
-      return agent;
-    });
-  },
-  skillsFilter: (value, path, doc) => {
-    if (isSwitchMap(value)) return value;
-    return stringList(value, path, doc);
-  },
-  skillSampleLimit: (value, path, doc) => {
-    if (!Number.isInteger(value) || (value as number) < -1) throw doc.error(path, "expected a whole number: 0 for the default, n to cap, -1 to omit the file list");
-    return value;
-  },
-  disableSkills: stringList,
   deadline: wholeNumber("milliseconds"),
   sessions: (value, path, doc) => {
     const shape = "expected { store: memory | sqlite | postgres, url: <database file or postgres:// URL> }";
@@ -116,6 +98,12 @@ const OPTIONS: Record<string, Check> = {
   },
 };
 
+/** Keys a plugin consumes that the project checks too (for the trust check). */
+const PLUGIN_KEYS = new Set(["mcp", "skills"]);
+
+/** The options the project reads itself. */
+export const PROJECT_OPTIONS: readonly string[] = Object.keys(OPTIONS).filter((key) => !PLUGIN_KEYS.has(key));
+
 function wholeNumber(meaning: string): Check {
   return (value, path, doc) => {
     if (!Number.isInteger(value) || (value as number) < 0) throw doc.error(path, `expected a whole number (${meaning})`);
@@ -123,18 +111,20 @@ function wholeNumber(meaning: string): Check {
   };
 }
 
-function isSwitchMap(value: unknown): value is Record<string, boolean> {
-  return isRecord(value) && Object.values(value).every((on) => typeof on === "boolean");
-}
 
 export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
   const raw = doc.value();
   if (!isRecord(raw)) throw doc.error([], "expected a map of options at the top level");
-  const config: Record<string, unknown> = { plugins: [], disableTools: [] };
+  const keys: Record<string, unknown> = {};
+  const config: Record<string, unknown> = { plugins: [], disableTools: [], keys };
   for (const [key, value] of Object.entries(raw)) {
-    const check = OPTIONS[key];
-    if (!check) throw doc.error([key], `unknown option "${key}"; known options: ${Object.keys(OPTIONS).join(", ")}`, { atKey: true });
+    const check: Check | undefined = OPTIONS[key];
+    if (!check) {
+      keys[key] = value;
+      continue;
+    }
     config[key] = check(value, [key], doc);
+    if (PLUGIN_KEYS.has(key)) keys[key] = config[key];
   }
   return config as unknown as ProjectConfig;
 }

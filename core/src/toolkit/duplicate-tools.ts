@@ -1,13 +1,17 @@
 import type { Logger, ToolDescriptor, ToolBox, ToolSource } from "@weft/sdk";
+import { ownerOf } from "../tool-box.js";
 
 /**
- * Keeps the first registration of every name and drops the rest, with a warning naming both sources.
- * Registration order is assembly order (MCP → skills → built-ins → agents → the host's tools), so the
- * first is the one the fixed order prefers.
+ * Keeps the best-ranked registration of every name and drops the rest, with a warning naming both
+ * sources. `rankOf` ranks the plugin that registered a tool (MCP → skills → built-ins → agents → the
+ * host's tools); registration order only breaks ties, so a source that sets up late still wins.
  */
-export function dropDuplicateTools(toolBox: ToolBox, logger: Logger): void {
+export function dropDuplicateTools(toolBox: ToolBox, logger: Logger, rankOf: (plugin: string) => number): void {
   const kept = new Map<string, ToolDescriptor>();
-  for (const tool of toolBox.registrations()) {
+  const rank = (tool: ToolDescriptor) => rankOf(ownerOf(tool) ?? "");
+  // Array sort is stable: equal ranks keep registration order.
+  const ranked = toolBox.registrations().sort((a, b) => rank(a) - rank(b));
+  for (const tool of ranked) {
     const first = kept.get(tool.name);
     if (!first) {
       kept.set(tool.name, tool);

@@ -1,26 +1,5 @@
-import type { AnyPlugin, AnyTool, FeedbackEvent, Logger, WaitFor } from "@weft/sdk";
+import type { AnyPlugin, AnyTool, FeedbackEvent, Logger, WaitFor, WeftServices } from "@weft/sdk";
 import type { ConfigPath } from "../config/config-document.js";
-
-/** A skill given as data, with no filesystem. */
-export interface DataSkill {
-  name: string;
-  description: string;
-  content: string;
-  files?: Record<string, string>;
-}
-
-/** A remote A2A agent (see @weft/plugin-a2a). */
-export interface AgentSource {
-  card: string;
-  name?: string;
-  headers?: Record<string, string>;
-  timeout?: number;
-  cardTimeout?: number;
-  /** Origins the headers may go to (default: the card's). */
-  origins?: string[];
-  /** Verify the card's signature. */
-  verify?: { jwksUrl?: string; keys?: Record<string, unknown>[]; required?: boolean };
-}
 
 /** A plugin to apply: a name (short, package or path) with options, or a plugin object. */
 export interface PluginSpec {
@@ -31,32 +10,23 @@ export interface PluginSpec {
   path?: ConfigPath;
 }
 
-export interface ToolkitOptions {
+/** What the toolkit itself reads; every other key is a config key some plugin declares. */
+export interface ToolkitCoreOptions {
   /** Relative paths and plugin names resolve from here; the working directory by default. */
   baseDir?: string;
-  /** An mcp.json path, its raw JSON text, or the parsed object. Needs @weft/plugin-mcp. */
-  mcpConfig?: string | Record<string, unknown>;
-  /** Skills roots searched for SKILL.md folders. Needs @weft/plugin-skills (as do the other skill options). */
-  skillsDir?: string | string[];
-  skills?: DataSkill[];
-  /** Called once, lazily, when the skills are first needed. */
-  skillProvider?: () => DataSkill[] | Promise<DataSkill[]>;
-  skillsFilter?: string[] | Record<string, boolean>;
-  /** 0 = the default 10 files listed by skill_load, n > 0 caps, -1 omits the list. */
-  skillSampleLimit?: number;
-  disableSkills?: string[];
-  /** The built-in tools: on by default; `false` drops the set; `{ tools: { bash: false } }` drops single tools. */
-  builtins?: boolean | { tools?: Record<string, boolean> };
-  /** Remote A2A agents, each skill a tool. Needs @weft/plugin-a2a. */
-  agents?: AgentSource[];
-  /** The application's own tools, always added; they shadow a built-in of the same name. */
+  /** The application's own tools, always added; a source may step aside for them (the built-ins do). */
   extraTools?: AnyTool[];
   /** Final exposed names to drop, whatever source produced them. */
   disableTools?: string[];
-  /** More plugins, applied after the tool sources. */
+  /** More plugins: applied after the tool sources, or merged with the source of the same plugin. */
   plugins?: PluginSpec[];
-  /** The host's resolver for suspensions (questions, MCP elicitations, A2A input requests). */
+  /** The host's resolver for suspensions (questions, MCP elicitations, A2A input requests); `toolkit.execute` uses it too. */
   waitFor?: WaitFor;
+  /**
+   * Services the host publishes before any plugin loads, for handles that are not configuration (the
+   * skills plugin's `skillProvider`). Typed for the services whose declarations are in scope.
+   */
+  services?: Partial<WeftServices> & Record<string, unknown>;
   /** Bounds the whole load (MCP connections, agent cards), in ms. */
   deadline?: number;
   signal?: AbortSignal;
@@ -64,3 +34,26 @@ export interface ToolkitOptions {
   /** Sees every feedback event from the start of the load (MCP servers starting, connected, failed). */
   feedback?: (event: FeedbackEvent) => void;
 }
+
+/**
+ * The toolkit's options plus config keys, named as in weft.config.yaml and consumed by the plugins that
+ * declare them: `mcp` (or `mcpConfig`), `skills` (folders or data skills), `skillsFilter`, `builtins`
+ * (on by default here), `agents`, or a listed third-party plugin's own key.
+ */
+export interface ToolkitOptions extends ToolkitCoreOptions {
+  [configKey: string]: unknown;
+}
+
+/** The names `ToolkitCoreOptions` holds: the rest of an options object are config keys. */
+export const CORE_OPTION_NAMES: ReadonlySet<string> = new Set<keyof ToolkitCoreOptions>([
+  "baseDir",
+  "extraTools",
+  "disableTools",
+  "plugins",
+  "waitFor",
+  "services",
+  "deadline",
+  "signal",
+  "logger",
+  "feedback",
+]);

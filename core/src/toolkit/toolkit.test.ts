@@ -45,6 +45,39 @@ describe("createToolkit", () => {
     await Promise.all([none.close(), some.close(), fromMcp.close(), optionWins.close()]);
   });
 
+  it("reads builtins as { enabled: false } or { disabled: [...] } too, and refuses a value of another shape naming the key", async () => {
+    const off = await createToolkit({ builtins: { enabled: false }, logger: memoryLogger() });
+    expect(off.tools).toEqual([]);
+    const some = await createToolkit({ builtins: { disabled: ["bash", "todowrite"], tools: { webfetch: false } }, logger: memoryLogger() });
+    expect(some.tools.map((tool) => tool.name)).toEqual(BUILTINS.filter((name) => !["bash", "todowrite", "webfetch"].includes(name)));
+    await Promise.all([off.close(), some.close()]);
+    await expect(createToolkit({ builtins: { disable: ["bash"] }, logger: memoryLogger() })).rejects.toMatchObject({
+      code: "PLUGIN_OPTIONS_INVALID",
+      message: expect.stringMatching(/^invalid options for the "builtins" key of @weft\/plugin-shell: /),
+    });
+  });
+
+  it("answers a tool's pending request through the toolkit's waitFor when the host drives toolkit.execute", async () => {
+    const asked: string[] = [];
+    const confirm = defineTool({
+      name: "deploy",
+      description: "Deploy after the user confirms",
+      input: Type.Object({}),
+      execute: (_args, ctx) =>
+        ctx.answer ? { output: `deployed (${ctx.answer.action}: ${String(ctx.answer.content)})` } : { output: "", pending: { kind: "approval", message: "Deploy now?" } },
+    });
+    const waitFor = async (suspension: { message: string; toolName: string }) => {
+      asked.push(`${suspension.toolName}: ${suspension.message}`);
+      return { action: "accept" as const, content: "yes" };
+    };
+    const toolkit = await createToolkit({ builtins: false, extraTools: [confirm], waitFor, logger: memoryLogger() });
+    expect(await toolkit.execute({ name: "deploy", arguments: {} })).toEqual({ output: "deployed (accept: yes)" });
+    expect(asked).toEqual(["deploy: Deploy now?"]);
+    // The kernel underneath leaves pending to its caller (the agent loop).
+    expect((await toolkit.kernel.execute({ name: "deploy", arguments: {} })).pending).toEqual({ kind: "approval", message: "Deploy now?" });
+    await toolkit.close();
+  });
+
   it("assembles skills → built-ins → the host's tools: host shadows a built-in silently, first wins with a warning, disableTools last", async () => {
     const logger = memoryLogger();
     const toolkit = await createToolkit({
@@ -74,13 +107,16 @@ describe("createToolkit", () => {
     await toolkit.close();
   });
 
-  it("loads skills lazily from a provider", async () => {
+  it("loads skills lazily from a provider the host publishes as a service", async () => {
     let calls = 0;
     const toolkit = await createToolkit({
       builtins: false,
-      skillProvider: async () => {
-        calls++;
-        return [dataSkill];
+      skills: [],
+      services: {
+        skillProvider: async () => {
+          calls++;
+          return [dataSkill];
+        },
       },
       logger: memoryLogger(),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import dice, { diceRoll } from "./index.js";
 
 describe("weft-plugin-dice", () => {

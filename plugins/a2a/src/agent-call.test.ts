@@ -1,6 +1,6 @@
 import { TaskState } from "@a2a-js/sdk";
 import { memoryLogger, type Kernel, type MemoryLogger, type ToolProgress } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin from "./index.js";
 import { ClientFactory } from "@a2a-js/sdk/client";

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { memoryLogger, type Kernel, type MemoryLogger, type ToolCallRequest } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { Conversations } from "./index.js";
 import { startAgentServer, type AgentServer, type AgentServerOptions, type Turn } from "./test-fixtures/agent-server.js";

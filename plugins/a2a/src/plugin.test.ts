@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { TaskState } from "@a2a-js/sdk";
 import { isWeftError, memoryLogger, type ToolProgress } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { agent, NEW_CONVERSATION_ARGUMENT_DESCRIPTION, resolveAgentTools, TASK_ARGUMENT_DESCRIPTION } from "./index.js";
 import { startAgentServer, startHttpServer, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";

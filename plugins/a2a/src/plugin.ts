@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
+import { PLUGIN_API_VERSION, defineConfigKey, definePlugin } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
@@ -12,8 +12,6 @@ export const a2aPluginOptions = Type.Object(
   {
     agents: Type.Array(agentConfigSchema, { default: [], description: "Remote A2A agents; each skill of each card becomes a tool" }),
     deadline: Type.Optional(Type.Integer({ minimum: 1, description: "ms loading every card may take; past it loading fails naming the agents not loaded" })),
-    /** Aborts loading the cards (code only: the toolkit passes its load's signal). */
-    signal: Type.Optional(Type.Unsafe<AbortSignal>({})),
     /** Where the tools keep each session's remote conversations (code only: a host that stores sessions passes its own). */
     conversations: Type.Optional(Type.Unsafe<Conversations>({})),
   },
@@ -23,6 +21,8 @@ export const a2aPluginOptions = Type.Object(
 export const a2aPlugin = definePlugin({
   meta: { name: A2A_PLUGIN_NAME, version: "0.1.0", api: PLUGIN_API_VERSION, description: "Remote A2A agents as tools: one tool per skill" },
   options: a2aPluginOptions,
+  // `agents:` in weft.config.yaml (and createToolkit); agents rank after MCP, skills and the built-ins.
+  config: { agents: defineConfigKey({ schema: Type.Array(agentConfigSchema), rank: 40, toOptions: (agents) => (agents.length > 0 ? { agents } : undefined) }) },
   setup(api, options) {
     // Before any fetch: a missing ${VAR} is a setup error naming it.
     const agents = prepareAgents(options.agents, process.env);
@@ -30,7 +30,8 @@ export const a2aPlugin = definePlugin({
     const conversations = options.conversations ?? new Conversations();
     const running = new Set<Promise<ToolResult>>();
     api.hooks.tools.tap(async (registrar) => {
-      const signal = options.signal ? AbortSignal.any([closing.signal, options.signal]) : closing.signal;
+      // The kernel's signal: the host giving up on the load (its deadline) stops fetching the cards.
+      const signal = AbortSignal.any([closing.signal, api.signal]);
       const tools = await loadAgentTools(agents, { logger: api.logger, deadline: options.deadline, signal, conversations });
       for (const tool of tools) registrar.add(untilClosed(tool));
     });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { TaskState } from "@a2a-js/sdk";
 import { memoryLogger, type MemoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import type { RequestHandler } from "express";
 import { describe, expect, it } from "vitest";
 import a2aPlugin from "./index.js";

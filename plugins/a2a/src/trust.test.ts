@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { generateAgentCardSignature } from "@a2a-js/sdk";
 import { memoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import type { RequestHandler } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { resolveAgentTools } from "./index.js";

@@ -32,24 +32,26 @@ const END_OF_FILE = "*** End of File";
 
 export function parsePatch(text: string): PatchOperation[] {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
+  // Every index read below is in range; the fallback only satisfies the type.
+  const lineAt = (index: number): string => lines[index] ?? "";
   // Surrounding blank lines are forgiven; the markers themselves are not.
-  while (lines.length > 0 && lines[0].trim() === "") lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1].trim() === "") lines.pop();
+  while (lines.length > 0 && lineAt(0).trim() === "") lines.shift();
+  while (lines.length > 0 && lineAt(lines.length - 1).trim() === "") lines.pop();
   if (lines[0]?.trim() !== BEGIN) throw new PatchSyntaxError(`the first line must be "${BEGIN}"`);
-  if (lines.length < 2 || lines[lines.length - 1].trim() !== END) throw new PatchSyntaxError(`the last line must be "${END}"`);
+  if (lines.length < 2 || lineAt(lines.length - 1).trim() !== END) throw new PatchSyntaxError(`the last line must be "${END}"`);
   const operations: PatchOperation[] = [];
   let at = 1;
   const last = lines.length - 1;
   const where = () => `line ${at + 1}`;
   while (at < last) {
-    const line = lines[at];
+    const line = lineAt(at);
     if (line.startsWith(ADD)) {
       const path = fileName(line.slice(ADD.length), where());
       at += 1;
       const body: string[] = [];
-      while (at < last && !lines[at].startsWith("*** ")) {
-        if (!lines[at].startsWith("+")) throw new PatchSyntaxError(`${where()}: every line of an added file starts with "+" (in ${path})`);
-        body.push(lines[at].slice(1));
+      while (at < last && !lineAt(at).startsWith("*** ")) {
+        if (!lineAt(at).startsWith("+")) throw new PatchSyntaxError(`${where()}: every line of an added file starts with "+" (in ${path})`);
+        body.push(lineAt(at).slice(1));
         at += 1;
       }
       operations.push({ kind: "add", path, content: body.length === 0 ? "" : `${body.join("\n")}\n` });
@@ -60,22 +62,22 @@ export function parsePatch(text: string): PatchOperation[] {
       const path = fileName(line.slice(UPDATE.length), where());
       at += 1;
       let moveTo: string | undefined;
-      if (at < last && lines[at].startsWith(MOVE)) {
-        moveTo = fileName(lines[at].slice(MOVE.length), where());
+      if (at < last && lineAt(at).startsWith(MOVE)) {
+        moveTo = fileName(lineAt(at).slice(MOVE.length), where());
         at += 1;
       }
       const chunks: PatchChunk[] = [];
-      while (at < last && !lines[at].startsWith("*** ")) {
+      while (at < last && !lineAt(at).startsWith("*** ")) {
         let anchor: string | undefined;
-        if (lines[at].startsWith("@@")) {
-          anchor = lines[at].slice(2).trim() || undefined;
+        if (lineAt(at).startsWith("@@")) {
+          anchor = lineAt(at).slice(2).trim() || undefined;
           at += 1;
         } else if (chunks.length > 0) {
           throw new PatchSyntaxError(`${where()}: expected "@@" to start the next chunk of ${path}`);
         }
         const chunk: PatchChunk = { anchor, oldLines: [], newLines: [], atEndOfFile: false };
-        while (at < last && !lines[at].startsWith("@@") && !(lines[at].startsWith("*** ") && lines[at] !== END_OF_FILE)) {
-          const row = lines[at];
+        while (at < last && !lineAt(at).startsWith("@@") && !(lineAt(at).startsWith("*** ") && lineAt(at) !== END_OF_FILE)) {
+          const row = lineAt(at);
           if (row === END_OF_FILE) {
             chunk.atEndOfFile = true;
             at += 1;

@@ -122,7 +122,7 @@ function seek(lines: string[], pattern: string[], from: number, atEnd: boolean):
   const lastStart = lines.length - pattern.length;
   if (lastStart < 0) return -1;
   for (const equal of EQUALITIES) {
-    const matchesAt = (start: number) => pattern.every((line, offset) => equal(lines[start + offset], line));
+    const matchesAt = (start: number) => pattern.every((line, offset) => equal(lines[start + offset] ?? "", line));
     if (atEnd && lastStart >= from && matchesAt(lastStart)) return lastStart;
     for (let start = from; start <= lastStart; start += 1) if (matchesAt(start)) return start;
   }

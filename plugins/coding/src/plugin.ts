@@ -1,11 +1,12 @@
 import path from "node:path";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, WeftError, definePlugin, droppedServerTools, findExecutable, toolPackOptions, type McpServerConfig } from "@weft/sdk";
+import { PLUGIN_API_VERSION, WeftError, definePlugin, droppedServerTools, findExecutable, builtinsConfigKey, toolPackOptions, type McpServerConfig } from "@weft/sdk";
 import { CODING_PLUGIN_NAME, codingBuiltinTools } from "./coding-tools.js";
 import { SERENA_FROM, SERENA_SERVER_NAME, serenaMcpConfig } from "./serena.js";
 
 export const codingPlugin = definePlugin({
   meta: { name: CODING_PLUGIN_NAME, version: "0.1.0", api: PLUGIN_API_VERSION, description: "Serena's code tools over MCP, or the built-in apply_patch" },
+  config: { builtins: builtinsConfigKey({ rooted: true }) },
   options: Type.Object({
     ...toolPackOptions,
     root: Type.Optional(Type.String({ description: "Folder apply_patch paths are relative to (relative to the config file); the working directory when absent" })),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel, McpServerConfig } from "@weft/sdk";
-import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/sdk/testing";
+import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import codingPlugin, { serenaMcpConfig } from "./index.js";
 

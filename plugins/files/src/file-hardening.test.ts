@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import filesPlugin from "./index.js";
 
 const SWAPPER = fileURLToPath(new URL("./test-fixtures/entry-swapper.mjs", import.meta.url));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp, { childEnvironment, loadMcpConfig, parseMcpConfig, resolveTransport } from "./index.js";
 import { LineTail } from "./line-tail.js";
 import { stdio } from "./test-fixtures/harness.js";
@@ -155,7 +155,7 @@ describe("the plugin's setup", () => {
   }, 60_000);
 
   it("stops waiting for servers when the load's signal aborts", async () => {
-    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { stuck: stdio("test", "--hang-handshake") } }, signal: AbortSignal.abort() }]], { logger: memoryLogger() });
+    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { stuck: stdio("test", "--hang-handshake") } } }]], { logger: memoryLogger(), signal: AbortSignal.abort() });
     try {
       expect(kernel.scope("test").need("mcp").status()).toEqual([{ name: "stuck", state: "failed", tools: 0, error: "its start was aborted" }]);
     } finally {

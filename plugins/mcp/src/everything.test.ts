@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel, type MemoryLogger, type ToolProgress, type ToolResult } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp from "./index.js";
 import { feedbackRecorder, mcpHost, startEverythingHttp, stdio } from "./test-fixtures/harness.js";
 
@@ -203,9 +203,9 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
 });
 
 describe("whether elicitation is advertised", () => {
-  it("is, when the toolkit passes the host's waitFor", async () => {
+  it("is, when the host gives the kernel a waitFor", async () => {
     const waitFor = async () => ({ action: "cancel" as const });
-    const kernel = await createTestKernel([[mcp, { waitFor, config: { mcpServers: { everything: stdio("everything") } } }]]);
+    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { everything: stdio("everything") } } }]], { waitFor });
     try {
       expect(kernel.tools.get("everything__trigger-elicitation-request")).toBeDefined();
     } finally {

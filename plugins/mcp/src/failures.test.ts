@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { memoryLogger, sanitizeToolName, type FeedbackEvent, type Kernel, type MemoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp from "./index.js";
 import { WAIT, alive, feedbackRecorder, freePort, mcpHost, stdio } from "./test-fixtures/harness.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryLogger, sanitizeToolName, type FeedbackEvent, type Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { Manager, mcpManager, parseMcpConfig } from "./index.js";
 import { stdio } from "./test-fixtures/harness.js";
 

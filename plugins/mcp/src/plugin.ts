@@ -1,19 +1,25 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin, type WaitFor } from "@weft/sdk";
+import { PLUGIN_API_VERSION, defineConfigKey, definePlugin } from "@weft/sdk";
 import { loadMcpConfig } from "./config.js";
 import { mcpManager } from "./manager.js";
 
+/** mcp.json: a path (relative to the weft.config.yaml folder), raw JSON text, or the parsed object. */
+const mcpConfig = Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]);
+
+/** `mcp:` (and the toolkit's older `mcpConfig`): the servers; a parsed mcp.json may carry `builtins` and `agents` too. */
+const mcpKey = defineConfigKey({
+  schema: mcpConfig,
+  rank: 10,
+  toOptions: (config) => ({ config }),
+  carries: (config) => (typeof config === "string" ? {} : Object.fromEntries(["builtins", "agents"].filter((key) => key in config).map((key) => [key, config[key]]))),
+});
+
 const options = Type.Object({
-  /** mcp.json: a path (relative to the weft.config.yaml folder), raw JSON text, or the parsed object. */
-  config: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())])),
-  /** Bounds the start of all servers together (with `deadlineMs`), whatever each one's `timeout`. */
-  signal: Type.Optional(Type.Unsafe<AbortSignal>({})),
+  config: Type.Optional(mcpConfig),
   /** Bounds the start of all servers together, whatever each one's `timeout`. */
   deadlineMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
-  /** Advertise elicitation: set it when the host answers `pending` requests (it has a `waitFor`). */
+  /** Advertise elicitation; by default when the host answers `pending` requests (it gave the kernel a `waitFor`). */
   elicitation: Type.Optional(Type.Boolean()),
-  /** The host's resolver, as the toolkit passes it: its presence turns elicitation on. Never called here. */
-  waitFor: Type.Optional(Type.Unsafe<WaitFor>({})),
   /** How long a server's question waits for the host before it is cancelled. */
   elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** How remote servers whose session was lost are reconnected (first attempt at once, then capped backoff). */
@@ -39,17 +45,18 @@ const options = Type.Object({
 export const mcpPlugin = definePlugin({
   meta: { name: "@weft/plugin-mcp", version: "0.1.0", api: PLUGIN_API_VERSION, description: "MCP servers as weft tools" },
   options,
+  config: { mcp: mcpKey, mcpConfig: mcpKey },
   setup(api, settings) {
     const servers = settings.config === undefined ? [] : loadMcpConfig(settings.config, { baseDir: api.baseDir });
     const manager = mcpManager(api, {
-      elicitation: settings.elicitation ?? settings.waitFor !== undefined,
+      elicitation: settings.elicitation ?? api.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
       reconnect: settings.reconnect,
     });
     for (const server of servers) manager.register(server);
     api.provide("mcp", manager);
     api.hooks.tools.tap(async () => {
-      await manager.startAll({ signal: settings.signal, deadlineMs: settings.deadlineMs });
+      await manager.startAll({ signal: api.signal, deadlineMs: settings.deadlineMs });
     });
     if (settings.instructions) {
       api.hooks.prompt.tap((sections) => {

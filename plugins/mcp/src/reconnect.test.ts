@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { FeedbackEvent, Kernel } from "@weft/sdk";
 import { memoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp from "./index.js";
 import { WAIT, feedbackRecorder, mcpHost, startEverythingHttp } from "./test-fixtures/harness.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel, type MemoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp from "./index.js";
 import { stdio } from "./test-fixtures/harness.js";
 

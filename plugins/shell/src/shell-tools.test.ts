@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/sdk/testing";
+import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/testing";
 import shellPlugin, { bashTool, shellRunTool, shellTools } from "./index.js";
 
 const SHELL_RUN_DESCRIPTION =

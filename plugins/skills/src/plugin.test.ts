@@ -2,7 +2,7 @@ import path from "node:path";
 import { mkdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { Type } from "typebox";
 import skillsPlugin from "./index.js";
 import { createSkillCollection } from "./skill-collection.js";

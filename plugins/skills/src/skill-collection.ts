@@ -1,18 +1,15 @@
 import { homedir } from "node:os";
 import path from "node:path";
-import { errorMessage, stderrLogger, type Logger, type PluginApi, type Registrable, type Tool, type ToolSource } from "@weft/sdk";
+import { errorMessage, stderrLogger, type Logger, type PluginApi, type Registrable, type SkillData, type SkillProvider, type Tool, type ToolSource } from "@weft/sdk";
 import { renderCatalog } from "./catalog.js";
 import { compareCodePoints } from "./code-point-order.js";
-import { dataSkill, loadSkillFolder, type Skill, type SkillData } from "./skill.js";
+import { dataSkill, loadSkillFolder, type Skill } from "./skill.js";
 import { discoverSkillFolders } from "./skill-discovery.js";
 import { InvalidSkillNameError } from "./skill-errors.js";
 import { skillExecuteFileTool, DEFAULT_SKILL_TIMEOUT_MS } from "./skill-execute-file.js";
 import { skillLoadFileTool } from "./skill-load-file.js";
 import { skillLoadTool } from "./skill-load.js";
 import type { SkillLookup } from "./skill-lookup.js";
-
-/** Returns skills as data; called once, when the collection is first needed. */
-export type SkillProvider = () => SkillData[] | Promise<SkillData[]>;
 
 export interface SkillCollectionOptions {
   /** The collection's name: the `id` of its tools' source. Default `skills`. */

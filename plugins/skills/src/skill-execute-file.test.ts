@@ -2,7 +2,7 @@ import path from "node:path";
 import { readFile, stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel, type Scope } from "@weft/sdk";
-import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/sdk/testing";
+import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/testing";
 import { createSkillCollection } from "./skill-collection.js";
 import { tempFolder, writeSkill, type TempFolder } from "./test-fixtures/skill-folders.js";
 
@@ -77,7 +77,7 @@ describe("skill_execute_file", () => {
   it("caps output at 1 MiB, marks it truncated and stops the program", async () => {
     const result = await run("scripts/flood.js");
     const match = /^exit status: (\d+)\n<output truncated="true">\n(x*)\n<\/output>$/.exec(result.output);
-    expect(match?.[2].length).toBe(1024 * 1024);
+    expect(match?.[2]?.length).toBe(1024 * 1024);
     expect(result.metadata).toMatchObject({ truncated: true, timedOut: false });
     expect(result.isError).toBeUndefined();
   });

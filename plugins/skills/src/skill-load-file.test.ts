@@ -2,7 +2,7 @@ import path from "node:path";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel, type Scope } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { createSkillCollection } from "./skill-collection.js";
 import { tempFolder, writeSkill, type TempFolder } from "./test-fixtures/skill-folders.js";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { createSkillCollection, type SkillCollectionOptions } from "./skill-collection.js";
 import { tempFolder, writeSkill, type TempFolder } from "./test-fixtures/skill-folders.js";
 

@@ -1,19 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
-import { ConfinedRoot, type Logger } from "@weft/sdk";
+import { ConfinedRoot, type Logger, type SkillData } from "@weft/sdk";
 import { parseSkillFile } from "./frontmatter.js";
 import { InvalidFrontmatterError, SkillFolderNotFoundError } from "./skill-errors.js";
 import { listSkillFiles } from "./skill-files.js";
 import { compareCodePoints } from "./code-point-order.js";
-
-/** A skill given as data, with no filesystem behind it. */
-export interface SkillData {
-  name: string;
-  description: string;
-  /** The instructions: what `skill_load` shows (a SKILL.md body). */
-  content: string;
-  /** Text files the skill ships, by relative path. */
-  files?: Record<string, string>;
-}
 
 /** A skill in a collection: its catalog entry, its instructions, and where its files live. */
 export type Skill = FolderSkill | DataSkill;

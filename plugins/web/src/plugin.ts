@@ -1,11 +1,12 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin, toolPackOptions, type McpServerConfig } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions, type McpServerConfig } from "@weft/sdk";
 import { startDonsetch } from "./donsetch.js";
 import { DEFAULT_WEB_LIMITS } from "./web-limits.js";
 import { WEB_PLUGIN_NAME, webTools } from "./web-tools.js";
 
 export const webPlugin = definePlugin({
   meta: { name: WEB_PLUGIN_NAME, version: "0.1.0", api: PLUGIN_API_VERSION, description: "web search, fetch and crawl: DonSeTch when installed, native otherwise" },
+  config: { builtins: builtinsConfigKey() },
   options: Type.Object({
     ...toolPackOptions,
     backend: Type.Union([Type.Literal("auto"), Type.Literal("donsetch"), Type.Literal("native")], {

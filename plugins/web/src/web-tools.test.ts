@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel, defined } from "@weft/testing";
 import webPlugin, { webTools } from "./index.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -160,7 +160,7 @@ describe("native web tools", () => {
     await hugeClosed;
     expect(bodyBytesSent).toBeLessThan(50 * 1024 * 1024);
     // max_bytes cannot raise the pack's cap.
-    const capped = await webTools({ maxBytes: 1000, allowPrivateNetwork: true })[0].execute({ url: `${site.url}/plain`, max_bytes: 5 }, context());
+    const capped = await defined(webTools({ maxBytes: 1000, allowPrivateNetwork: true })[0]).execute({ url: `${site.url}/plain`, max_bytes: 5 }, context());
     expect(capped.output).toBe(`<page url="${site.url}/plain" truncated="true">\njust \n</page>`);
   });
 });
@@ -280,7 +280,7 @@ describe("web_search", () => {
   });
 
   it("searches a keyed service with its API key", async () => {
-    const [search] = webTools({ braveApiKey: "key-123", braveUrl: `${backend.url}/brave`, tools: { web_fetch: false, web_crawl: false } });
+    const search = defined(webTools({ braveApiKey: "key-123", braveUrl: `${backend.url}/brave`, tools: { web_fetch: false, web_crawl: false } })[0]);
     expect(search.name).toBe("web_search");
     const result = await search.execute({ query: "hello", limit: 3 }, context());
     expect(result.output).toBe('<results query="hello" count="1">\n<result url="https://brave.example/" title="Brave hit">found it</result>\n</results>');
@@ -290,7 +290,7 @@ describe("web_search", () => {
 
   it("answers a failing backend as an error result", async () => {
     const [search] = webTools({ searxngUrl: `${backend.url}/broken`, tools: { web_fetch: false, web_crawl: false } });
-    expect(await search.execute({ query: "x" }, context())).toEqual({ output: "search failed (SearXNG): HTTP 503 Service Unavailable", isError: true });
+    expect(await search?.execute({ query: "x" }, context())).toEqual({ output: "search failed (SearXNG): HTTP 503 Service Unavailable", isError: true });
   });
 });
 

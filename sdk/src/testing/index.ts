@@ -1,5 +1,4 @@
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "./scripted-model.js";
-export { createTestKernel, type PluginEntry } from "./test-kernel.js";
 export { isProcessAlive, waitForProcessExit } from "./process-gone.js";
 export { startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 export {
@@ -11,4 +10,5 @@ export {
 } from "./provider-conformance.js";
 export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
 export { drain, rejectionOf } from "./drain.js";
+export { defined } from "./defined.js";
 export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";

@@ -13,14 +13,14 @@ export function wireProblems(messages: readonly Message[]): string[] {
     if (message.role === "system" && index !== 0) problems.push(`system message at ${index}: only the first may be one`);
   });
   const body = messages[0]?.role === "system" ? messages.slice(1) : [...messages];
-  if (body.length > 0 && body[0].role !== "user") problems.push(`the first message after the system prompt is ${body[0].role}, not user`);
+  const first = body[0];
+  if (first && first.role !== "user") problems.push(`the first message after the system prompt is ${first.role}, not user`);
   const answered = new Set<string>();
-  for (let index = 0; index < body.length; index++) {
-    const message = body[index];
+  for (const [index, message] of body.entries()) {
     if (message.role === "tool") {
       // The tool results of one call batch follow their assistant message without anything between.
       let owner = index - 1;
-      while (owner >= 0 && body[owner].role === "tool") owner--;
+      while (owner >= 0 && body[owner]?.role === "tool") owner--;
       const caller = body[owner];
       if (caller?.role !== "assistant" || !caller.toolCalls?.some((call) => call.id === message.toolCallId)) {
         problems.push(`orphan tool result ${message.toolCallId} at ${index}`);
@@ -30,7 +30,7 @@ export function wireProblems(messages: readonly Message[]): string[] {
     }
     if (message.role === "assistant" && message.toolCalls?.length) {
       const results = new Set<string>();
-      for (let next = index + 1; next < body.length && body[next].role === "tool"; next++) results.add((body[next] as { toolCallId: string }).toolCallId);
+      for (let next = index + 1; next < body.length && body[next]?.role === "tool"; next++) results.add((body[next] as { toolCallId: string }).toolCallId);
       for (const call of message.toolCalls) if (!results.has(call.id)) problems.push(`tool call ${call.id} at ${index} has no result right after it`);
     }
   }

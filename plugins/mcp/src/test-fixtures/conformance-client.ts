@@ -4,7 +4,7 @@
  * scenario expects through the kernel's execute path, and answers elicitations the way a host's `waitFor`
  * would: accepting with no fields, so the client fills in the schema's defaults.
  */
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import type { ExecuteOptions, ToolCallRequest, ToolResult } from "@weft/sdk";
 import mcp from "../index.js";
 

@@ -1,0 +1,3 @@
+// The kernel builder needs @weft/core, so it lives here; the rest of the kit is the sdk's and needs no core.
+export { createTestKernel, type PluginEntry } from "./test-kernel.js";
+export * from "@weft/sdk/testing";
