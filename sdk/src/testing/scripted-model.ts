@@ -55,7 +55,7 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
     signal?.throwIfAborted();
     const text = step.text ?? "";
     for (const piece of text.match(/\S+\s*|\s+/g) ?? []) yield { type: "text", delta: piece };
-    const toolCalls = (step.toolCalls ?? []).map((call) => ({ id: call.id ?? `call_${++callCount}`, name: call.name, arguments: call.arguments }));
+    const toolCalls = (step.toolCalls ?? []).map(({ id, ...call }) => ({ id: id ?? `call_${++callCount}`, ...call }));
     for (const call of toolCalls) yield { type: "tool_call", call };
     const promptTokens = step.stats?.promptTokens ?? 10;
     const outputTokens = step.stats?.outputTokens ?? 5;
