@@ -1,6 +1,6 @@
 import { WeftError, emptyStats } from "@weft/sdk";
 import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
-import type { CompactionTurnState, Compactor } from "./compaction.js";
+import type { Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
 import type { PendingSlot } from "./session-state.js";
@@ -58,9 +58,10 @@ export class Turn {
   readonly tally: TurnTally;
   readonly #deps: TurnDeps;
   readonly #guard: LoopGuard;
-  readonly #compaction: CompactionTurnState = { spent: false, skipReported: false };
   /** Where this turn's assistant messages begin, for the response text. */
   readonly #firstMessage: number;
+  /** The turn's latest reply: a compaction mid-turn moves the messages, so `#firstMessage` alone would miss it. */
+  #lastReply: AssistantMessage | undefined;
 
   /** `resuming`: the turn continues the pending one (its metadata and guard); new input starts afresh. */
   constructor(deps: TurnDeps, resuming: boolean) {
@@ -101,6 +102,7 @@ export class Turn {
       if (settings.maxIterations > 0 && this.tally.iterations >= settings.maxIterations) return this.#finish("incomplete", { reason: "max-iterations" });
       const reply = await this.#callModel();
       session.history.push(reply);
+      this.#lastReply = reply;
       const calls = reply.toolCalls ?? [];
       if (calls.length === 0) return this.#finish("done");
       if (reply.content) emit({ type: "text.interim", text: reply.content });
@@ -117,7 +119,7 @@ export class Turn {
     const { scope } = session;
     const tools = toolSpecs(scope.tools);
     session.system = await scope.buildPrompt(session.prompt);
-    const compacting = compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
+    const compacting = compactor.beforeModelCall(session, model, tools, signal);
     if (compacting) await compacting;
     const messages = session.transcript();
     const ref = `${model.provider}/${model.model}`;
@@ -189,6 +191,7 @@ export class Turn {
   }
 
   #lastText(): string {
+    if (this.#lastReply) return this.#lastReply.content;
     const history = this.#deps.session.history;
     for (let index = history.length - 1; index >= this.#firstMessage; index--) {
       const message = history[index];
