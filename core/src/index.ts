@@ -9,6 +9,8 @@ export type { ProjectConfig, PluginEntry } from "./config/project-config.js";
 export { createAgent, type Agent, type AgentOptions, type AgentEvent, type KernelHost, type SessionOptions, type TurnOptions } from "./agent/agent.js";
 export { type AgentResponse, type AgentStatus, type IncompleteReason } from "./agent/turn.js";
 export type { CompactionOptions } from "./agent/compaction.js";
+export type { AgentLimits, Limits, LimitHit, LimitName, SessionUsage } from "./agent/turn-limits.js";
+export { stepCountIs, hasToolCall, type StopCondition, type PrepareStep } from "./agent/stop-conditions.js";
 export { pruneToolResults, prunedOutput, type PruneOptions } from "./agent/prune-tool-results.js";
 export { summarise, type SummariseOptions } from "./agent/summarise.js";
 export { dropOldestTurns } from "./agent/drop-turns.js";

@@ -42,7 +42,7 @@ export interface FeedbackEventMap {
   "compaction.finished": { before: number; after: number; stages: CompactionStageReport[] };
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
-  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "aborted" };
+  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "limit" | "aborted" };
   "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
   /** A server's `notifications/message`. */

@@ -1,6 +1,6 @@
-import type { ChatModel, ChatRequest } from "./chat-model.js";
-import type { FeedbackEvent } from "./feedback.js";
-import type { Message, Stats } from "./message.js";
+import type { ChatModel, ChatRequest, Effort } from "./chat-model.js";
+import type { FeedbackEvent, TurnMetadata } from "./feedback.js";
+import type { AssistantMessage, Message, Stats, ToolMessage } from "./message.js";
 import type { Provider } from "./provider.js";
 import type { AnyTool, Tool, ToolResult, ToolSource } from "./tool.js";
 import type { Disposer } from "./plugin.js";
@@ -148,6 +148,31 @@ export interface ModelCallInfo {
   model: ChatModel;
 }
 
+/** Where a turn stands before a model call (`prepareStep`) or after a step (`stopWhen`). */
+export interface StepInfo {
+  /** Model calls of the turn so far (0 before the first). */
+  step: number;
+  /** The turn's latest reply and the results of its tool calls; absent before the first call. */
+  lastReply?: AssistantMessage;
+  toolResults: ToolMessage[];
+  /** What the turn has cost so far. */
+  metadata: TurnMetadata;
+}
+
+/**
+ * What the next model call uses, for that call alone: `prepareStep` taps return a changed plan. The
+ * transcript keeps its own messages; `messages` replaces what this one request carries.
+ */
+export interface StepPlan {
+  /** A model id the ChatModel can switch to (`changeModel`), for this call. */
+  model?: string;
+  effort?: Effort;
+  /** Names of the tools offered in this call; absent offers all the session's tools. */
+  tools?: string[];
+  /** The messages of this request (system message first); the transcript itself is unchanged. */
+  messages: Message[];
+}
+
 export interface HookFacades {
   providers: SeriesHookFacade<[registrar: ProviderRegistrar]>;
   tools: SeriesHookFacade<[registrar: ToolRegistrar]>;
@@ -157,6 +182,10 @@ export interface HookFacades {
   beforeToolCall: BailHookFacade<[call: ToolCallInfo], ToolVerdict>;
   afterToolCall: WaterfallHookFacade<[result: ToolResult, call: ToolCallInfo]>;
   compact: WaterfallHookFacade<[state: CompactionState]>;
+  /** Before each model call of a turn: change the model, effort, tools or messages of that call. */
+  prepareStep: WaterfallHookFacade<[plan: StepPlan, step: StepInfo]>;
+  /** After each step with tool calls: a tap that returns a reason ends the turn (status `incomplete`, reason `stop-condition`). */
+  stopWhen: BailHookFacade<[step: StepInfo], string>;
   /** Observers; one that throws is logged and never breaks the run. */
   feedback: SyncHookFacade<[event: FeedbackEvent]>;
   /** Teardown; runs in reverse order of setup. */
