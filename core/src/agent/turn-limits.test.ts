@@ -106,6 +106,17 @@ describe("budgets", () => {
   });
 });
 
+describe("maxIterations", () => {
+  it("is 50 when unset, as the README says; 0 is no limit", async () => {
+    const { kernel } = setup();
+    const looping = scriptedModel(reads(51));
+    const error = await createAgent({ model: looping, kernel }).process("loop").catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: "MAX_ITERATIONS", iterations: 50 });
+    const unlimited = scriptedModel([...reads(60), "done at last"]);
+    expect(await createAgent({ model: unlimited, kernel, maxIterations: 0, repeatLimit: 0 }).process("loop")).toMatchObject({ status: "done", metadata: { iterations: 61 } });
+  });
+});
+
 describe("stopWhen and prepareStep", () => {
   it("ends the turn after the step a stop condition holds for, with its reason", async () => {
     const { kernel } = setup();
