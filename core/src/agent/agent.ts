@@ -193,7 +193,7 @@ class WeftAgent implements Agent {
       });
       this.#compactor.tapStages(scope);
       // The agent's own loop controls are session hooks, beside any a plugin taps.
-      this.#stopWhen.forEach((condition, index) => scope.hooks.stopWhen.tap(stopTap(condition, index)));
+      for (const [index, condition] of this.#stopWhen.entries()) scope.hooks.stopWhen.tap(stopTap(condition, index));
       const prepareStep = this.#prepareStep;
       if (prepareStep) scope.hooks.prepareStep.tap(async (plan, step) => (await prepareStep(plan, step)) ?? plan);
       // Everything the session reports (its tool calls included) joins the running turn's stream.

@@ -25,7 +25,10 @@ function setup(): { kernel: Kernel; events: FeedbackEvent[]; reads: string[] } {
         name: "read",
         description: "Read a file",
         input: Type.Object({ path: Type.String() }),
-        execute: ({ path }) => (reads.push(path), { output: `contents of ${path}` }),
+        execute: ({ path }) => {
+          reads.push(path);
+          return { output: `contents of ${path}` };
+        },
       }),
     );
   });

@@ -20,13 +20,27 @@ function setup(): { kernel: Kernel; ran: string[] } {
   kernels.push(kernel);
   const ran: string[] = [];
   kernel.hooks.tools.tap((tools) => {
-    tools.add(defineTool({ name: "read", description: "Read a file", input: Type.Object({ path: Type.String() }), execute: ({ path }) => (ran.push(path), { output: `contents of ${path}` }) }));
+    tools.add(
+      defineTool({
+        name: "read",
+        description: "Read a file",
+        input: Type.Object({ path: Type.String() }),
+        execute: ({ path }) => {
+          ran.push(path);
+          return { output: `contents of ${path}` };
+        },
+      }),
+    );
     tools.add(
       defineTool({
         name: "wait",
         description: "Wait a little",
         input: Type.Object({}),
-        execute: async () => (ran.push("wait"), await new Promise((resolve) => setTimeout(resolve, 20)), { output: "waited" }),
+        execute: async () => {
+          ran.push("wait");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { output: "waited" };
+        },
       }),
     );
     tools.add(defineTool({ name: "finish", description: "Give the final answer", input: Type.Object({ answer: Type.String() }), execute: ({ answer }) => ({ output: answer }) }));
@@ -131,7 +145,10 @@ describe("stopWhen and prepareStep", () => {
   it("lets a plugin stop the loop through the session's stopWhen hook", async () => {
     const { kernel } = setup();
     const seen: StepInfo[] = [];
-    kernel.hooks.stopWhen.tap((step) => (seen.push(step), step.step >= 2 ? "two steps are enough" : undefined));
+    kernel.hooks.stopWhen.tap((step) => {
+      seen.push(step);
+      return step.step >= 2 ? "two steps are enough" : undefined;
+    });
     const model = scriptedModel([...reads(5), "never"]);
     const response = await createAgent({ model, kernel }).process("read");
     expect(response).toMatchObject({ status: "incomplete", reason: "stop-condition", stoppedBy: "two steps are enough" });
@@ -144,13 +161,11 @@ describe("stopWhen and prepareStep", () => {
   it("changes the model, effort, tools and messages of one call, and puts the model back after it", async () => {
     const { kernel } = setup();
     const used: string[] = [];
-    const model = scriptedModel(
-      [
-        (request: ChatRequest) => (used.push(`${model.model}/${model.effort}/${(request.tools ?? []).map((tool) => tool.name).join(",")}`), reads(1)[0] as ScriptedTurn),
-        (request: ChatRequest) => (used.push(`${model.model}/${model.effort}/${(request.tools ?? []).map((tool) => tool.name).join(",")}`), "done"),
-      ],
-      { models: ["small-model"] },
-    );
+    const noting = (reply: ScriptedTurn) => (request: ChatRequest) => {
+      used.push(`${model.model}/${model.effort}/${(request.tools ?? []).map((tool) => tool.name).join(",")}`);
+      return reply;
+    };
+    const model = scriptedModel([noting(reads(1)[0] as ScriptedTurn), noting("done")], { models: ["small-model"] });
     const agent = createAgent({
       model,
       kernel,
