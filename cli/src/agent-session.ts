@@ -8,7 +8,7 @@ export const AGENT_FLAGS = {
   ...CONFIG_FLAG,
   model: { type: "string", value: "provider/model", description: "the model to run (default: model: in weft.config.yaml)" },
   effort: { type: "string", value: EFFORTS.join("|"), description: "how hard the model thinks (default: effort: in weft.config.yaml)" },
-  "max-iterations": { type: "string", value: "<n>", description: "stop after n model calls (0: no limit)" },
+  "max-iterations": { type: "string", value: "<n>", description: "stop after n model calls (default 50; 0: no limit)" },
 } as const satisfies FlagSpecs;
 
 /** The parsed values of AGENT_FLAGS (and `--config`). */

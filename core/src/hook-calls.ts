@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest, CompactionState, HookContext } from "@weft/sdk";
+import type { ChatModel, ChatRequest, CompactionState, HookContext, StepInfo, StepPlan } from "@weft/sdk";
 import type { HookSet } from "./hook-set.js";
 
 // These run before every model call: a hook nobody taps is skipped. A throwing tap rejects with
@@ -19,4 +19,14 @@ export function prepareRequest(hooks: HookSet, request: ChatRequest, model: Chat
 export function compact(hooks: HookSet, state: CompactionState, context: HookContext): Promise<CompactionState> {
   if (!hooks.compact.live) return Promise.resolve(state);
   return hooks.compact.promise(state, context) as Promise<CompactionState>;
+}
+
+export function prepareStep(hooks: HookSet, plan: StepPlan, step: StepInfo, context: HookContext): Promise<StepPlan> {
+  if (!hooks.prepareStep.live) return Promise.resolve(plan);
+  return hooks.prepareStep.promise(plan, step, context) as Promise<StepPlan>;
+}
+
+export function stopWhen(hooks: HookSet, step: StepInfo, context: HookContext): Promise<string | undefined> {
+  if (!hooks.stopWhen.live) return Promise.resolve(undefined);
+  return hooks.stopWhen.promise(step, context) as Promise<string | undefined>;
 }

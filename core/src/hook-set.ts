@@ -14,6 +14,8 @@ export class HookSet {
   readonly beforeToolCall: HookPoint;
   readonly afterToolCall: HookPoint;
   readonly compact: HookPoint;
+  readonly prepareStep: HookPoint;
+  readonly stopWhen: HookPoint;
   readonly feedback: HookPoint;
 
   /** `gateFirst`: the interceptor slot, run first in the gate (at the POLICY stage). */
@@ -27,6 +29,8 @@ export class HookSet {
     this.beforeToolCall = point("beforeToolCall", "bail", ["call", "context"], gateFirst);
     this.afterToolCall = point("afterToolCall", "waterfall", ["result", "call", "context"]);
     this.compact = point("compact", "waterfall", ["state", "context"]);
+    this.prepareStep = point("prepareStep", "waterfall", ["plan", "step", "context"]);
+    this.stopWhen = point("stopWhen", "bail", ["step", "context"]);
     this.feedback = point("feedback", "sync", ["event", "context"]);
     Object.freeze(this);
   }
@@ -96,6 +100,8 @@ export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
     beforeToolCall: tapped(hooks.beforeToolCall),
     afterToolCall: tapped(hooks.afterToolCall),
     compact: tapped(hooks.compact),
+    prepareStep: tapped(hooks.prepareStep),
+    stopWhen: tapped(hooks.stopWhen),
     feedback: facade("sync", (stage, fn) =>
       owner.own(hooks.feedback.add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown) })),
     ),

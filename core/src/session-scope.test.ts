@@ -237,6 +237,8 @@ describe("hooks that fail loudly", () => {
       beforeToolCall: "bail",
       afterToolCall: "waterfall",
       compact: "waterfall",
+      prepareStep: "waterfall",
+      stopWhen: "bail",
       feedback: "sync",
       close: "series",
     });

@@ -13,6 +13,8 @@ import type {
   ProvideOptions,
   Provider,
   SessionTools,
+  StepInfo,
+  StepPlan,
   ToolCallRequest,
   ToolResult,
   ToolSessionContext,
@@ -24,7 +26,7 @@ import { Scope, needService } from "./scope.js";
 import { ServiceRegistry } from "./service-registry.js";
 import { SessionToolView, sessionTools } from "./session-tools.js";
 import { ToolExecutor, type ToolView } from "./tool-executor.js";
-import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
+import { buildPrompt, compact, prepareRequest, prepareStep, stopWhen } from "./hook-calls.js";
 
 /** What a session takes from its kernel. */
 export interface SessionParent {
@@ -145,6 +147,14 @@ export class SessionScope implements KernelSession {
 
   compact(state: CompactionState): Promise<CompactionState> {
     return compact(this.#hooks, state, this.context());
+  }
+
+  prepareStep(plan: StepPlan, step: StepInfo): Promise<StepPlan> {
+    return prepareStep(this.#hooks, plan, step, this.context());
+  }
+
+  stopWhen(step: StepInfo): Promise<string | undefined> {
+    return stopWhen(this.#hooks, step, this.context());
   }
 
   settle(): Promise<void> {

@@ -27,10 +27,18 @@ const FIRST = "Compare notes.txt and todo.txt.";
 const SECOND = "Which files are there, and what does release.txt say?";
 const SUMMARY = "The user compared notes.txt and todo.txt; both are about the 2.0 release on Friday.";
 // Pinned here too: this is what the summariser reads on every provider's wire.
-const SUMMARY_INSTRUCTIONS =
-  "You summarise a conversation between a user and an AI assistant that uses tools, so that the assistant can carry on from your summary alone.\n" +
-  "Keep: what the user asked for and every constraint they set, in their own words where it matters; decisions taken; facts learned from tool results (names, paths, numbers, errors); what has been done; what remains to do.\n" +
-  "Leave out small talk and tool output that no longer matters. Write plain text without a preamble.";
+const SUMMARY_INSTRUCTIONS = [
+  "You summarise a conversation between a user and an AI assistant that uses tools, so that the assistant can carry on from your summary alone.",
+  "Write these sections, each a short list:",
+  "Goals: what the user asked for and every constraint they set, in their own words where it matters.",
+  "Decisions: what was decided, and why when it matters.",
+  "Files and resources: every file, path, URL or other resource read, created or changed, and what happened to it.",
+  "Facts: what was learned from tool results (names, numbers, errors) that is still needed.",
+  "Done so far, and open questions: what remains to do or is still unresolved.",
+  "Leave out small talk and tool output that no longer matters. Write plain text without a preamble.",
+].join("\n");
+/** What the model reads in place of a tool output compaction pruned. */
+const pruned = (output: string) => `[output removed to save context: ${output.length} characters; call the tool again if you still need it]`;
 const CONTEXT_WINDOW = 4000;
 const THRESHOLD = 3400; // 85% of the window
 
@@ -224,6 +232,7 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
       "model.request",
       "tool.returned list_files",
       "compaction.started",
+      "model.request",
       "compaction.finished",
       "model.request",
       "tool.returned read_file",
@@ -237,6 +246,11 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     expect(started.estimatedTokens).toBeGreaterThanOrEqual(THRESHOLD);
     expect(finished).toMatchObject({ before: started.estimatedTokens, after: expect.any(Number) });
     expect(finished.after).toBeLessThan(THRESHOLD);
+    // The old reads were pruned first, then the older turns summarised.
+    expect(finished.stages.map((stage) => [stage.stage, stage.messages])).toEqual([
+      ["prune", 2],
+      ["summarise", 5],
+    ]);
 
     // The summary request: the instructions as the system prompt, the older turns as plain text, no tools.
     expect(bodies[3]!.tools).toBeUndefined();
@@ -250,8 +264,8 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
           "[assistant]\nReading both files.\n\n" +
           '[assistant called read_file]\n{"path":"notes.txt"}\n\n' +
           '[assistant called read_file]\n{"path":"todo.txt"}\n\n' +
-          `[read_file returned]\n${NOTES}\n\n` +
-          `[read_file returned]\n${TODO}\n\n` +
+          `[read_file returned]\n${pruned(NOTES)}\n\n` +
+          `[read_file returned]\n${pruned(TODO)}\n\n` +
           "[assistant]\nBoth are about the 2.0 release.\n" +
           "</transcript>",
       },
@@ -264,7 +278,7 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     expect(bodies[5]!.messages.slice(0, messages.length)).toEqual(messages.map(withoutCacheMark));
   });
 
-  it("compacts a long tool loop whose recent turns are all tool rounds: the summary opens the conversation", async () => {
+  it("compacts a long tool loop: the user's request stays verbatim, the earlier rounds are summarised after it, the last round stays", async () => {
     await kernel.use(provider.plugin, provider.options(server.url, CONTEXT_WINDOW));
     await kernel.ready();
     const call = (n: number, name: string, args: Record<string, unknown>) => ({ ...(provider.callId(n) ? { id: provider.callId(n) } : {}), name, arguments: args });
@@ -286,17 +300,20 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     const bodies = server.requests.map((request) => request.json());
     expect(bodies).toHaveLength(6);
     for (const [index, body] of bodies.entries()) expect({ index, problems: provider.problems(body) }).toEqual({ index, problems: [] });
-    // The user's request and the first read are summarised; the two latest tool rounds stay verbatim.
-    expect(provider.plain(bodies[3]!)[1]!.text).toContain("[user]\nRead every file, one at a time.\n\n[assistant called read_file]\n{\"path\":\"notes.txt\"}");
+    // The earlier rounds are summarised, the request itself is not; the latest round stays verbatim.
+    const summarised = provider.plain(bodies[3]!)[1]!.text;
+    expect(summarised).not.toContain("Read every file, one at a time.");
+    expect(summarised).toContain(`[assistant called read_file]\n{"path":"notes.txt"}\n\n[read_file returned]\n${pruned(NOTES)}`);
     const after = bodies[4]!;
     expect(provider.plain(after).slice(0, 2)).toEqual([
       { role: "system", text: PROMPT },
-      { role: "user", text: summaryMessage },
+      { role: "user", text: "Read every file, one at a time." },
     ]);
+    expect(provider.plain(after)).toContainEqual({ role: "user", text: summaryMessage });
     expect(after.messages.map((message: Json) => message.role)).toEqual(
-      provider.id === "anthropic" ? ["user", "assistant", "user", "assistant", "user"] : ["system", "user", "assistant", "tool", "assistant", "tool"],
+      provider.id === "anthropic" ? ["user", "assistant", "user"] : ["system", "user", "user", "assistant", "tool"],
     );
-    expect(provider.toolResults(after).map((result) => result.content)).toEqual([TODO, LISTING]);
+    expect(provider.toolResults(after).map((result) => result.content)).toEqual([LISTING]);
   });
 
   it("asks the provider for the context window once, on its own endpoint, and compacts against it", async () => {
@@ -310,7 +327,8 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
       provider.reply({ text: SUMMARY, usage: { prompt: 100, output: 20 } }),
       provider.reply({ text: "Done.", usage: { prompt: 150, output: 5 } }),
     );
-    const agent = createAgent({ model: await kernel.createModel(provider.ref), kernel, compaction: { keepRecentTurns: 2 } });
+    // The scripted sizes are far above the transcript's: dropping turns would take the summary too.
+    const agent = createAgent({ model: await kernel.createModel(provider.ref), kernel, compaction: { drop: false } });
     await agent.process(FIRST);
     await agent.process(SECOND);
     await agent.close();
@@ -321,15 +339,14 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     expect(chats.map((request) => request.path)).toEqual(Array(3).fill(provider.path));
     // 85% of the 2000 tokens the server reported; the first turn's 1910 tokens pass it.
     expect(events.find((event) => event.type === "compaction.started")).toMatchObject({ thresholdTokens: 1700 });
-    // The first question is summarised; the last two turns stay.
+    // The first turn is summarised; this turn's question stays.
     expect(provider.plain(chats[2]!.json())).toEqual([
       { role: "user", text: summaryMessage },
-      { role: "assistant", text: "Noted." },
       { role: "user", text: SECOND },
     ]);
   });
 
-  it("goes on with the transcript unchanged when the provider refuses the summary request", async () => {
+  it("drops the older turns when the provider refuses the summary request, and goes on", async () => {
     await kernel.use(provider.plugin, provider.options(server.url, 2000));
     await kernel.ready();
     const events: FeedbackEvent[] = [];
@@ -345,17 +362,14 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     await agent.close();
 
     expect(response).toMatchObject({ status: "done", content: "Done." });
-    // A 400 is not retried: three requests, the last carrying the whole transcript.
+    // A 400 is not retried: three requests; the last carries this turn's question, the older turn dropped.
     expect(server.requests).toHaveLength(3);
-    expect(provider.plain(server.requests[2]!.json())).toEqual([
-      { role: "user", text: FIRST },
-      { role: "assistant", text: "Noted." },
-      { role: "user", text: SECOND },
-    ]);
+    expect(provider.plain(server.requests[2]!.json())).toEqual([{ role: "user", text: SECOND }]);
     const failed = events.find((event) => event.type === "compaction.failed") as FeedbackEventOf<"compaction.failed">;
     expect(failed.reason).toContain("HTTP 400");
     expect(failed.reason).toContain("summary refused by the test");
-    expect(events.some((event) => event.type === "compaction.finished")).toBe(false);
+    const finished = events.find((event) => event.type === "compaction.finished") as FeedbackEventOf<"compaction.finished">;
+    expect(finished.stages).toEqual([{ stage: "drop", removedTokens: expect.any(Number), messages: 2 }]);
   });
 });
 

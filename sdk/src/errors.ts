@@ -24,6 +24,7 @@ export type WeftErrorCode =
   | "TOOL_NAME_INVALID"
   | "SCHEMA_INVALID"
   | "MAX_ITERATIONS"
+  | "CONTEXT_OVERFLOW"
   | "ABORTED"
   | "DEADLINE_EXCEEDED"
   | "MCP_CONFIG_INVALID"
@@ -135,6 +136,33 @@ export class MaxIterationsError extends WeftError {
   constructor(iterations: number) {
     super("MAX_ITERATIONS", `stopped after ${iterations} iterations (maxIterations); raise the limit or continue with another process() call`);
     this.iterations = iterations;
+  }
+}
+
+/** A part of the prompt that compaction may not touch, with its estimated size. */
+export interface ProtectedPart {
+  /** What it is, as the error message names it: `the system prompt and tool definitions`, ... */
+  what: string;
+  tokens: number;
+}
+
+/**
+ * Compaction could not bring the prompt under the model's context window: what it may not touch is too
+ * large by itself. The request was not sent; the transcript is as compaction left it.
+ */
+export class ContextOverflowError extends WeftError {
+  readonly estimatedTokens: number;
+  readonly contextWindow: number;
+  readonly protectedParts: ProtectedPart[];
+  constructor(model: string, estimatedTokens: number, contextWindow: number, protectedParts: ProtectedPart[]) {
+    const parts = protectedParts.map((part) => `${part.what} (~${part.tokens} tokens)`).join(", ");
+    super(
+      "CONTEXT_OVERFLOW",
+      `the next request to ${model} needs ~${estimatedTokens} tokens, more than its context window of ${contextWindow}, and compaction left only what it must keep: ${parts}; shorten the input or the tool output, or use a model with a larger window`,
+    );
+    this.estimatedTokens = estimatedTokens;
+    this.contextWindow = contextWindow;
+    this.protectedParts = protectedParts;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { CompactionStageReport } from "./hooks.js";
 import type { Stats } from "./message.js";
 import type { ToolProgress, ToolResult, Suspension } from "./tool.js";
 
@@ -21,8 +22,9 @@ export interface FeedbackEventMap {
   "session.started": { sessionId: string };
   "session.reset": { sessionId: string };
   "session.closed": { sessionId: string };
-  "model.request": { model: string; messages: number; tools: number };
-  "model.response": { model: string; stats: Stats; durationMs: number; stopReason?: string };
+  /** `purpose: "summary"` for a compaction's summary call; absent for the turn's own calls. */
+  "model.request": { model: string; messages: number; tools: number; purpose?: "summary" };
+  "model.response": { model: string; stats: Stats; durationMs: number; stopReason?: string; purpose?: "summary" };
   "model.info-unavailable": { model: string; reason: string };
   /** The provider shaped a request to what the model accepts (thinking dropped, an image replaced...). */
   "model.notice": { model: string; code: string; message: string };
@@ -35,11 +37,12 @@ export interface FeedbackEventMap {
   "tool.returned": { callId: string; name: string; result: ToolResult; isError: boolean; elapsedMs: number };
   "tool.repeated": { callId: string; name: string; arguments: Record<string, unknown>; count: number };
   "tool.pending": { suspension: Suspension };
-  "compaction.started": { estimatedTokens: number; thresholdTokens: number };
-  "compaction.finished": { before: number; after: number };
+  "compaction.started": { estimatedTokens: number; thresholdTokens: number; targetTokens: number };
+  /** `stages`: what each stage removed, and the summary call's own usage. */
+  "compaction.finished": { before: number; after: number; stages: CompactionStageReport[] };
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
-  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "aborted" };
+  "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "limit" | "aborted" };
   "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
   /** A server's `notifications/message`. */

@@ -1,6 +1,6 @@
-import type { ChatModel, ChatRequest } from "./chat-model.js";
-import type { FeedbackEvent } from "./feedback.js";
-import type { Message } from "./message.js";
+import type { ChatModel, ChatRequest, Effort } from "./chat-model.js";
+import type { FeedbackEvent, TurnMetadata } from "./feedback.js";
+import type { AssistantMessage, Message, Stats, ToolMessage } from "./message.js";
 import type { Provider } from "./provider.js";
 import type { AnyTool, Tool, ToolResult, ToolSource } from "./tool.js";
 import type { Disposer } from "./plugin.js";
@@ -21,10 +21,11 @@ export const Stage = {
   AUDIT: 100,
 } as const;
 
-/** Stages of the `compact` hook: cheap, model-free pruning before summarising. */
+/** Stages of the `compact` hook: cheap, model-free pruning, then summarising, then dropping as a last resort. */
 export const CompactStage = {
   PRUNE: 100,
   SUMMARISE: 200,
+  DROP: 300,
 } as const;
 
 export interface TapOptions {
@@ -115,15 +116,61 @@ export interface CompactionState {
   messages: Message[];
   /** Current estimate of the prompt size in tokens; a stage that shrinks the transcript updates it. */
   estimatedTokens: number;
-  /** Compaction aims to bring `estimatedTokens` below this. */
+  /** The size that triggered the compaction; the last-resort stage (dropping turns) works until the estimate is below it. */
   thresholdTokens: number;
+  /** Where pruning and summarising aim, well below the threshold, so the next compaction is several calls away. */
+  targetTokens: number;
   contextWindow: number;
+  /**
+   * Messages no stage may change or remove (compared by identity): the current turn's user message,
+   * the latest assistant message and its tool results. The system messages lead `messages` and stay too.
+   */
+  protectedMessages: readonly Message[];
+  /** What each stage removed, in stage order; a stage that changed the transcript adds its entry. */
+  stages: CompactionStageReport[];
   model: ChatModel;
   signal: AbortSignal;
 }
 
+/** One stage's work in a compaction, as `compaction.finished` reports it. */
+export interface CompactionStageReport {
+  /** `prune`, `summarise`, `drop`, or the name an application's stage gives itself. */
+  stage: string;
+  /** Estimated tokens the stage took out of the prompt (net of what it added, such as a summary). */
+  removedTokens: number;
+  /** Messages it changed (pruned) or replaced (summarised, dropped). */
+  messages: number;
+  /** The summary call's own tokens and cost. */
+  summaryUsage?: Stats;
+}
+
 export interface ModelCallInfo {
   model: ChatModel;
+}
+
+/** Where a turn stands before a model call (`prepareStep`) or after a step (`stopWhen`). */
+export interface StepInfo {
+  /** Model calls of the turn so far (0 before the first). */
+  step: number;
+  /** The turn's latest reply and the results of its tool calls; absent before the first call. */
+  lastReply?: AssistantMessage;
+  toolResults: ToolMessage[];
+  /** What the turn has cost so far. */
+  metadata: TurnMetadata;
+}
+
+/**
+ * What the next model call uses, for that call alone: `prepareStep` taps return a changed plan. The
+ * transcript keeps its own messages; `messages` replaces what this one request carries.
+ */
+export interface StepPlan {
+  /** A model id the ChatModel can switch to (`changeModel`), for this call. */
+  model?: string;
+  effort?: Effort;
+  /** Names of the tools offered in this call; absent offers all the session's tools. */
+  tools?: string[];
+  /** The messages of this request (system message first); the transcript itself is unchanged. */
+  messages: Message[];
 }
 
 export interface HookFacades {
@@ -135,6 +182,10 @@ export interface HookFacades {
   beforeToolCall: BailHookFacade<[call: ToolCallInfo], ToolVerdict>;
   afterToolCall: WaterfallHookFacade<[result: ToolResult, call: ToolCallInfo]>;
   compact: WaterfallHookFacade<[state: CompactionState]>;
+  /** Before each model call of a turn: change the model, effort, tools or messages of that call. */
+  prepareStep: WaterfallHookFacade<[plan: StepPlan, step: StepInfo]>;
+  /** After each step with tool calls: a tap that returns a reason ends the turn (status `incomplete`, reason `stop-condition`). */
+  stopWhen: BailHookFacade<[step: StepInfo], string>;
   /** Observers; one that throws is logged and never breaks the run. */
   feedback: SyncHookFacade<[event: FeedbackEvent]>;
   /** Teardown; runs in reverse order of setup. */

@@ -3,6 +3,7 @@ export * from "./chat-model.js";
 export * from "./tool.js";
 export * from "./session-store.js";
 export * from "./tool-name.js";
+export * from "./tool-arguments.js";
 export * from "./define-tool.js";
 export * from "./standard-schema.js";
 export * from "./tool-input.js";

@@ -1,6 +1,6 @@
 import type { TSchema } from "typebox";
 import type { ChatModel, ChatRequest } from "./chat-model.js";
-import type { CompactionState, HookFacades, ToolDescriptor, ToolVerdictFn } from "./hooks.js";
+import type { CompactionState, HookFacades, StepInfo, StepPlan, ToolDescriptor, ToolVerdictFn } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import type { Disposer, Plugin, PluginApi } from "./plugin.js";
 import type { ModelSpec } from "./provider.js";
@@ -64,6 +64,10 @@ export interface KernelSession extends PluginApi {
   buildPrompt(base?: string): Promise<string>;
   prepareRequest(request: ChatRequest, model: ChatModel): Promise<ChatRequest>;
   compact(state: CompactionState): Promise<CompactionState>;
+  /** Runs `prepareStep` (the kernel's taps, then the session's). */
+  prepareStep(plan: StepPlan, step: StepInfo): Promise<StepPlan>;
+  /** Runs `stopWhen`: the first reason a tap gives, or undefined to go on. */
+  stopWhen(step: StepInfo): Promise<string | undefined>;
   /** Waits for contributions made through its `tools` / `providers` hooks (they run at once, asynchronously). */
   settle(): Promise<void>;
   /** Reaches the session's feedback subscribers, then the kernel's. */

@@ -8,6 +8,18 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /**
+   * Set when the text the model wrote for the arguments was not a JSON object (`arguments` is then
+   * `{}`): the agent answers the call with an error the model can act on instead of running the tool.
+   */
+  invalidArguments?: InvalidToolArguments;
+}
+
+export interface InvalidToolArguments {
+  /** The argument text as the model wrote it. */
+  text: string;
+  /** What is wrong with it: `not valid JSON: <parser message>` or `not a JSON object but <kind>`. */
+  problem: string;
 }
 
 /**

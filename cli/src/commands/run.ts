@@ -4,7 +4,7 @@ import { mcpProgress } from "../terminal/mcp-progress.js";
 import { jsonRenderer, textRenderer } from "../terminal/run-renderer.js";
 
 /** Exit codes: 0 done, 2 pending or incomplete (the turn needs more than this run could give), 1 error. */
-const EXIT_CODES = { done: 0, pending: 2, incomplete: 2 } as const;
+const EXIT_CODES = { done: 0, pending: 2, incomplete: 2, limit: 2 } as const;
 
 export default defineCommand({
   usage: 'run "<prompt>" [options]',

@@ -19,7 +19,9 @@ import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
+import { stopTap, type PrepareStep, type StopCondition } from "./stop-conditions.js";
 import { toolSpecs } from "./tool-specs.js";
+import type { AgentLimits } from "./turn-limits.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
 
@@ -34,8 +36,14 @@ export interface AgentOptions {
   /** The kernel whose tools, hooks and execute path the agent uses; or give `toolkit`. */
   kernel?: Kernel;
   toolkit?: KernelHost;
-  /** Model rounds per `process` call; 0 = no limit (default 50). */
+  /** Model rounds per `process` call; 0 = no limit. Default 50: a turn that loops stops with MaxIterationsError. */
   maxIterations?: number;
+  /** Budgets per turn and per session (model calls, tool calls, tokens, cost, wall time): reaching one ends the turn with status `limit`. */
+  limits?: AgentLimits;
+  /** Conditions checked after each step with tool calls; the first that holds ends the turn (status `incomplete`, reason `stop-condition`). */
+  stopWhen?: StopCondition | StopCondition[];
+  /** Changes the model, effort, tools or messages of each model call before it is made. */
+  prepareStep?: PrepareStep;
   /** When and how to compact the transcript; `false` turns automatic compaction off. */
   compaction?: CompactionOptions | false;
   /** Answers suspensions as they happen; without one, `process` returns `status: "pending"`. */
@@ -127,6 +135,8 @@ class WeftAgent implements Agent {
   readonly #store: SessionStore;
   readonly #compactor: Compactor;
   readonly #name: string | undefined;
+  readonly #stopWhen: StopCondition[];
+  readonly #prepareStep: PrepareStep | undefined;
   #firstSessionId: string | undefined;
   #session: Session | undefined;
   #running: Running | undefined;
@@ -144,7 +154,10 @@ class WeftAgent implements Agent {
       maxIterations: options.maxIterations ?? 50,
       parallelToolCalls: options.parallelToolCalls ?? true,
       repeatLimit: options.repeatLimit ?? 3,
+      limits: options.limits ?? {},
     };
+    this.#stopWhen = [options.stopWhen ?? []].flat();
+    this.#prepareStep = options.prepareStep;
     this.#compactor = new Compactor(resolveCompaction(options.compaction), (event) => this.#emit(event), (reply, durationMs) => {
       if (reply.stats) this.#running?.tally?.addSideCall(reply.stats, durationMs);
     });
@@ -179,6 +192,10 @@ class WeftAgent implements Agent {
         },
       });
       this.#compactor.tapStages(scope);
+      // The agent's own loop controls are session hooks, beside any a plugin taps.
+      for (const [index, condition] of this.#stopWhen.entries()) scope.hooks.stopWhen.tap(stopTap(condition, index));
+      const prepareStep = this.#prepareStep;
+      if (prepareStep) scope.hooks.prepareStep.tap(async (plan, step) => (await prepareStep(plan, step)) ?? plan);
       // Everything the session reports (its tool calls included) joins the running turn's stream.
       scope.hooks.feedback.tap((event) => void this.#running?.channel?.push(event));
     } catch (error) {

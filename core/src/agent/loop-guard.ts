@@ -1,4 +1,5 @@
 import type { ToolCall } from "@weft/sdk";
+import { callArgumentsKey } from "./tool-arguments.js";
 
 /** What the guard keeps between calls; JSON, so a pending turn resumes with it. */
 export interface LoopGuardState {
@@ -24,7 +25,7 @@ export class LoopGuard {
 
   check(call: ToolCall): LoopVerdict {
     if (this.#limit <= 0) return { repeated: false };
-    const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
+    const key = `${call.name}\u0000${canonicalJson(callArgumentsKey(call))}`;
     this.#state.count = key === this.#state.lastKey ? this.#state.count + 1 : 1;
     this.#state.lastKey = key;
     if (this.#state.count < this.#limit) return { repeated: false };

@@ -1,42 +1,39 @@
 import type { CompactionState, Message, ToolMessage } from "@weft/sdk";
 import { estimateMessageTokens } from "./token-estimate.js";
-import { olderAndRecent, splitTurns } from "./transcript-turns.js";
 
 export interface PruneOptions {
-  /** Turns at the end of the transcript left untouched. */
-  keepRecentTurns: number;
-  /** Older tool results longer than this (in characters) are cut to their head and tail. */
-  maxChars: number;
+  /** Tool results up to this many characters are left alone: a stub would save next to nothing. */
+  minChars: number;
 }
 
-/** A result already cut is at most this much longer than `maxChars`, so it is never cut twice. */
-const MARKER_ALLOWANCE = 200;
-
-/** Head + marker + tail; the marker tells the model how much it no longer sees. */
-export function cutToolOutput(content: string, maxChars: number): string {
-  const head = Math.ceil(maxChars / 2);
-  const tail = Math.floor(maxChars / 2);
-  const cut = content.length - head - tail;
-  return `${content.slice(0, head)}\n[... ${cut} characters cut from this tool result to save context ...]\n${tail > 0 ? content.slice(-tail) : ""}`;
+/** What the model reads in place of a pruned tool result: the call stays, the output is gone. */
+export function prunedOutput(chars: number, attachments = 0): string {
+  const also = attachments > 0 ? ` and ${attachments} attachment${attachments === 1 ? "" : "s"}` : "";
+  return `[output removed to save context: ${chars} characters${also}; call the tool again if you still need it]`;
 }
+
+const PRUNED = /^\[output removed to save context: \d+ characters[;a-z0-9 ]*; call the tool again/;
 
 /**
- * The model-free compaction stage: tool results outside the recent turns that are longer than
- * `maxChars` are cut to their head and tail. It runs only while the estimate is over the threshold.
+ * The model-free compaction stage: tool results outside the protected set are replaced by a stub,
+ * oldest first, until the estimate reaches the target. The calls stay, so the model knows what it did.
  */
 export function pruneToolResults(state: CompactionState, options: PruneOptions): CompactionState {
-  if (state.estimatedTokens < state.thresholdTokens) return state;
-  const { system, turns } = splitTurns(state.messages);
-  const { older, recent } = olderAndRecent(turns, options.keepRecentTurns);
-  let saved = 0;
-  const pruned = older.map((turn) =>
-    turn.map((message): Message => {
-      if (message.role !== "tool" || message.content.length <= options.maxChars + MARKER_ALLOWANCE) return message;
-      const cut: ToolMessage = { ...message, content: cutToolOutput(message.content, options.maxChars) };
-      saved += estimateMessageTokens(message) - estimateMessageTokens(cut);
-      return cut;
-    }),
-  );
-  if (saved === 0) return state;
-  return { ...state, messages: [...system, ...pruned.flat(), ...recent.flat()], estimatedTokens: state.estimatedTokens - saved };
+  if (state.estimatedTokens <= state.targetTokens) return state;
+  const kept = new Set(state.protectedMessages);
+  let estimatedTokens = state.estimatedTokens;
+  let pruned = 0;
+  const messages = state.messages.map((message): Message => {
+    if (estimatedTokens <= state.targetTokens || message.role !== "tool" || kept.has(message)) return message;
+    const attachments = (message.parts ?? []).filter((part) => part.type !== "text").length;
+    if ((attachments === 0 && message.content.length <= options.minChars) || PRUNED.test(message.content)) return message;
+    const stub: ToolMessage = { role: "tool", toolCallId: message.toolCallId, toolName: message.toolName, content: prunedOutput(message.content.length, attachments) };
+    if (message.isError) stub.isError = true;
+    estimatedTokens -= estimateMessageTokens(message) - estimateMessageTokens(stub);
+    pruned++;
+    return stub;
+  });
+  if (pruned === 0) return state;
+  const report = { stage: "prune", removedTokens: state.estimatedTokens - estimatedTokens, messages: pruned };
+  return { ...state, messages, estimatedTokens, stages: [...state.stages, report] };
 }

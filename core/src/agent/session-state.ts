@@ -1,6 +1,7 @@
 import type { Message, Suspension, ToolCall, ToolMessage, TurnMetadata } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import type { LoopGuardState } from "./loop-guard.js";
+import type { SessionUsage } from "./turn-limits.js";
 
 /** One call of the round a turn stopped in: answered (`message`) or waiting (`suspension`). */
 export interface PendingSlot {
@@ -37,4 +38,6 @@ export interface SessionState {
   todos: TodoItem[];
   pending?: PendingTurn;
   tokenBaseline?: TokenBaseline;
+  /** What the session's turns have used, for its limits. */
+  usage?: SessionUsage;
 }

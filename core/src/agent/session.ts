@@ -1,6 +1,7 @@
 import type { KernelSession, Message } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
+import { noUsage, type SessionUsage } from "./turn-limits.js";
 
 /** One conversation: its prompt, transcript, todo list and the tools and skills it was equipped with. */
 export class Session {
@@ -10,19 +11,22 @@ export class Session {
   todos: TodoItem[];
   pending: PendingTurn | undefined;
   baseline: TokenBaseline | undefined;
+  /** What the session's turns have used, for its limits. */
+  usage: SessionUsage;
 
   constructor(
     readonly id: string,
     readonly prompt: string | undefined,
     /** The kernel session holding the session's tools, skills, taps and services; disposed when it closes. */
     readonly scope: KernelSession,
-    state?: Pick<SessionState, "messages" | "todos" | "pending" | "tokenBaseline">,
+    state?: Pick<SessionState, "messages" | "todos" | "pending" | "tokenBaseline" | "usage">,
   ) {
     this.system = prompt ?? "";
     this.history = structuredClone(state?.messages ?? []);
     this.todos = structuredClone(state?.todos ?? []);
     this.pending = state?.pending ? structuredClone(state.pending) : undefined;
     this.baseline = state?.tokenBaseline ? { ...state.tokenBaseline } : undefined;
+    this.usage = { ...noUsage(), ...state?.usage };
   }
 
   /** The transcript a provider would be sent: the system message first, when there is one. */
@@ -45,6 +49,7 @@ export class Session {
     if (this.prompt !== undefined) state.prompt = this.prompt;
     if (this.pending) state.pending = clone(this.pending);
     if (this.baseline) state.tokenBaseline = { ...this.baseline };
+    state.usage = { ...this.usage };
     return state;
   }
 }

@@ -2,6 +2,7 @@ import { errorResult } from "@weft/sdk";
 import type { FeedbackEvent, KernelSession, PendingAnswer, PendingRequest, ToolCall, ToolMessage, ToolResult, WaitFor } from "@weft/sdk";
 import { repeatedCallMessage, type LoopGuard } from "./loop-guard.js";
 import type { PendingSlot } from "./session-state.js";
+import { unusableCallResult } from "./tool-arguments.js";
 import { abortedWaitingResult, noAnswerResult, requestOf, unansweredResult } from "./suspension.js";
 
 export interface RoundContext {
@@ -33,7 +34,12 @@ export async function runRound(calls: ToolCall[], context: RoundContext): Promis
   for (const slot of slots) {
     const verdict = context.guard.check(slot.call);
     if (!verdict.repeated) {
-      runnable.push(slot);
+      const unusable = unusableCallResult(slot.call);
+      if (!unusable) runnable.push(slot);
+      else {
+        slot.message = toolMessage(slot.call, unusable);
+        context.emit({ type: "tool.returned", callId: slot.call.id, name: slot.call.name, result: unusable, isError: true, elapsedMs: 0 });
+      }
       continue;
     }
     context.emit({ type: "tool.repeated", callId: slot.call.id, name: slot.call.name, arguments: slot.call.arguments, count: verdict.count });

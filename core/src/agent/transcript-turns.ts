@@ -25,8 +25,20 @@ export function splitTurns(messages: readonly Message[]): TranscriptTurns {
   return { system, turns };
 }
 
-/** The turns before the last `keep`, and the last `keep`. */
-export function olderAndRecent(turns: Message[][], keep: number): { older: Message[][]; recent: Message[][] } {
-  const cut = Math.max(0, turns.length - keep);
-  return { older: turns.slice(0, cut), recent: turns.slice(cut) };
+/** The turns a compaction may summarise or drop, oldest first: everything but the system messages and the protected ones. */
+export function compactableTurns(messages: readonly Message[], protectedMessages: readonly Message[]): Message[][] {
+  const kept = new Set(protectedMessages);
+  return splitTurns(messages.filter((message) => !kept.has(message))).turns;
+}
+
+/** `messages` without `removed`; `replacement` takes the place of the last removed message. */
+export function replaceMessages(messages: readonly Message[], removed: readonly Message[], replacement?: Message): Message[] {
+  const gone = new Set(removed);
+  const last = removed[removed.length - 1];
+  const result: Message[] = [];
+  for (const message of messages) {
+    if (!gone.has(message)) result.push(message);
+    else if (replacement && message === last) result.push(replacement);
+  }
+  return result;
 }

@@ -1,17 +1,19 @@
 import { WeftError, emptyStats } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
-import type { CompactionTurnState, Compactor } from "./compaction.js";
+import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, StepInfo, Suspension, ToolMessage, TurnMetadata, WaitFor } from "@weft/sdk";
+import type { Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
 import type { PendingSlot } from "./session-state.js";
 import { abandonedResult, abortedWaitingResult, requestOf } from "./suspension.js";
 import { answerSlot, runRound, toolMessage, type RoundContext } from "./tool-round.js";
+import { applyStepPlan } from "./step-plan.js";
 import { toolSpecs } from "./tool-specs.js";
+import { overLimitResult, TurnLimits, type AgentLimits, type LimitHit } from "./turn-limits.js";
 import { TurnTally } from "./turn-tally.js";
 
-export type AgentStatus = "done" | "pending" | "incomplete";
+export type AgentStatus = "done" | "pending" | "incomplete" | "limit";
 /** Why a turn ended `incomplete`. */
-export type IncompleteReason = "max-iterations" | "repeated-tool-call";
+export type IncompleteReason = "max-iterations" | "repeated-tool-call" | "stop-condition";
 
 /** What `process` and `resume` resolve to, and what ends `stream`. */
 export interface AgentResponse {
@@ -23,6 +25,10 @@ export interface AgentResponse {
   suspension?: Suspension;
   /** With `incomplete`: which limit ended the turn. */
   reason?: IncompleteReason;
+  /** With `limit`: the budget that ended the turn. */
+  limit?: LimitHit;
+  /** With reason `stop-condition`: what the `stopWhen` tap said. */
+  stoppedBy?: string;
 }
 
 export interface TurnSettings {
@@ -31,6 +37,7 @@ export interface TurnSettings {
   parallelToolCalls: boolean;
   /** Identical consecutive calls that trip the loop guard; 0 turns it off. */
   repeatLimit: number;
+  limits: AgentLimits;
 }
 
 export interface TurnDeps {
@@ -58,9 +65,11 @@ export class Turn {
   readonly tally: TurnTally;
   readonly #deps: TurnDeps;
   readonly #guard: LoopGuard;
-  readonly #compaction: CompactionTurnState = { spent: false, skipReported: false };
+  readonly #limits: TurnLimits;
   /** Where this turn's assistant messages begin, for the response text. */
   readonly #firstMessage: number;
+  /** The turn's latest reply: a compaction mid-turn moves the messages, so `#firstMessage` alone would miss it. */
+  #lastReply: AssistantMessage | undefined;
 
   /** `resuming`: the turn continues the pending one (its metadata and guard); new input starts afresh. */
   constructor(deps: TurnDeps, resuming: boolean) {
@@ -68,6 +77,7 @@ export class Turn {
     const prior = resuming ? deps.session.pending : undefined;
     this.tally = new TurnTally(prior?.metadata);
     this.#guard = new LoopGuard(deps.settings.repeatLimit, prior?.guard);
+    this.#limits = new TurnLimits(deps.settings.limits, deps.session.usage, this.tally.metadata());
     this.#firstMessage = prior ? lastAssistantIndex(deps.session) : deps.session.history.length;
   }
 
@@ -99,16 +109,26 @@ export class Turn {
     const { session, settings, emit } = this.#deps;
     while (true) {
       if (settings.maxIterations > 0 && this.tally.iterations >= settings.maxIterations) return this.#finish("incomplete", { reason: "max-iterations" });
+      const reached = this.#limits.reached(this.tally.metadata());
+      if (reached) return this.#finish("limit", { limit: reached });
       const reply = await this.#callModel();
       session.history.push(reply);
+      this.#lastReply = reply;
       const calls = reply.toolCalls ?? [];
       if (calls.length === 0) return this.#finish("done");
       if (reply.content) emit({ type: "text.interim", text: reply.content });
+      const { left, hit } = this.#limits.toolCallsLeft(this.tally.metadata());
+      const runnable = calls.slice(0, left);
       const started = performance.now();
-      const round = await runRound(calls, this.#roundContext());
-      this.tally.addTools(calls.length, performance.now() - started);
-      const ended = this.#settleRound(round.slots, round.stop);
+      const round = await runRound(runnable, this.#roundContext());
+      this.tally.addTools(runnable.length, performance.now() - started);
+      // Calls past a tool-call limit are answered unrun, so every call keeps its result.
+      const slots = [...round.slots, ...calls.slice(left).map((call) => ({ call, message: toolMessage(call, overLimitResult(call.name, hit as LimitHit)) }))];
+      const ended = this.#settleRound(slots, round.stop);
       if (ended) return ended;
+      if (runnable.length < calls.length) return this.#finish("limit", { limit: hit });
+      const stoppedBy = await session.scope.stopWhen(this.#step());
+      if (stoppedBy !== undefined) return this.#finish("incomplete", { reason: "stop-condition", stoppedBy });
     }
   }
 
@@ -117,20 +137,27 @@ export class Turn {
     const { scope } = session;
     const tools = toolSpecs(scope.tools);
     session.system = await scope.buildPrompt(session.prompt);
-    const compacting = compactor.beforeModelCall(session, model, tools, signal, this.#compaction);
+    const compacting = compactor.beforeModelCall(session, model, tools, signal);
     if (compacting) await compacting;
-    const messages = session.transcript();
+    const plan = await scope.prepareStep({ messages: session.transcript() }, this.#step());
+    const { messages } = plan;
+    const offered = plan.tools ? tools.filter((tool) => plan.tools?.includes(tool.name)) : tools;
+    const restore = applyStepPlan(model, plan);
     const ref = `${model.provider}/${model.model}`;
-    emit({ type: "model.request", model: ref, messages: messages.length, tools: tools.length });
-    const prepared = await scope.prepareRequest(tools.length > 0 ? { messages, tools } : { messages }, model);
-    signal.throwIfAborted();
-    const started = performance.now();
     let reply: AssistantMessage | undefined;
-    for await (const event of model.stream({ ...prepared, signal })) {
-      if (event.type === "text") emit({ type: "text.delta", delta: event.delta });
-      else if (event.type === "reasoning") emit({ type: "reasoning.delta", delta: event.delta });
-      else if (event.type === "notice") emit({ type: "model.notice", model: ref, code: event.code, message: event.message });
-      else if (event.type === "done") reply = event.message;
+    const started = performance.now();
+    try {
+      emit({ type: "model.request", model: ref, messages: messages.length, tools: offered.length });
+      const prepared = await scope.prepareRequest(offered.length > 0 ? { messages, tools: offered } : { messages }, model);
+      signal.throwIfAborted();
+      for await (const event of model.stream({ ...prepared, signal })) {
+        if (event.type === "text") emit({ type: "text.delta", delta: event.delta });
+        else if (event.type === "reasoning") emit({ type: "reasoning.delta", delta: event.delta });
+        else if (event.type === "notice") emit({ type: "model.notice", model: ref, code: event.code, message: event.message });
+        else if (event.type === "done") reply = event.message;
+      }
+    } finally {
+      restore();
     }
     signal.throwIfAborted();
     if (!reply) throw new WeftError("PROVIDER_ERROR", `${ref}: the stream ended without a final message`);
@@ -179,16 +206,29 @@ export class Turn {
     return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, emit };
   }
 
-  #finish(status: AgentStatus | "aborted", extra: { suspension?: Suspension; reason?: IncompleteReason } = {}): AgentResponse {
+  #finish(status: AgentStatus | "aborted", extra: Pick<AgentResponse, "suspension" | "reason" | "limit" | "stoppedBy"> = {}): AgentResponse {
     const metadata = this.tally.metadata();
+    this.#deps.session.usage = this.#limits.settle(metadata);
     this.#deps.emit({ type: "turn.finished", metadata, status });
-    const response: AgentResponse = { content: this.#lastText(), status: status === "aborted" ? "incomplete" : status, metadata };
-    if (extra.suspension) response.suspension = extra.suspension;
-    if (extra.reason) response.reason = extra.reason;
-    return response;
+    return { content: this.#lastText(), status: status === "aborted" ? "incomplete" : status, metadata, ...extra };
+  }
+
+  /** Where the turn stands, for `prepareStep` and `stopWhen`: the latest reply and its results. */
+  #step(): StepInfo {
+    const history = this.#deps.session.history;
+    const toolResults: ToolMessage[] = [];
+    for (let index = history.length - 1; index >= 0; index--) {
+      const message = history[index];
+      if (message?.role !== "tool") break;
+      toolResults.unshift(message);
+    }
+    const step: StepInfo = { step: this.tally.iterations, toolResults, metadata: this.tally.metadata() };
+    if (this.#lastReply) step.lastReply = this.#lastReply;
+    return step;
   }
 
   #lastText(): string {
+    if (this.#lastReply) return this.#lastReply.content;
     const history = this.#deps.session.history;
     for (let index = history.length - 1; index >= this.#firstMessage; index--) {
       const message = history[index];

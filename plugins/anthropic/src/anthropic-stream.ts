@@ -1,4 +1,4 @@
-import { ProviderError, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
+import { ProviderError, parseToolArguments, type ReasoningBlock, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
 import { ReplyBuilder, streamFaultError, truncatedStreamError, readProviderFault } from "@weft/sdk/provider";
 import { ANTHROPIC } from "./anthropic-request.js";
 
@@ -98,7 +98,7 @@ export async function* decodeAnthropicStream(payloads: AsyncIterable<unknown> | 
       }
       case "content_block_stop": {
         const block = blocks.get(event.index);
-        if (block?.type === "tool_use") yield reply.toolCall({ id: block.id ?? "", name: block.name ?? "", arguments: toolInput(block, context) });
+        if (block?.type === "tool_use") yield reply.toolCall({ id: block.id ?? "", name: block.name ?? "", ...toolInput(block) });
         else if (block?.type === "thinking") reasoning.push({ index: event.index, block: { provider: ANTHROPIC, text: block.text, ...(block.signature ? { signature: block.signature } : {}) } });
         else if (block?.type === "redacted_thinking" && block.data !== undefined) reasoning.push({ index: event.index, block: { provider: ANTHROPIC, redacted: block.data } });
         break;
@@ -150,16 +150,10 @@ export function messageAsEvents(message: Record<string, any>): unknown[] {
   ];
 }
 
-function toolInput(block: OpenBlock, context: AnthropicStreamContext): Record<string, unknown> {
+function toolInput(block: OpenBlock): Pick<ToolCall, "arguments" | "invalidArguments"> {
   // The stream sends `input: {}` at the start and the real input as JSON deltas, possibly none.
-  if (block.json.trim() === "") return isObject(block.input) ? block.input : {};
-  let input: unknown;
-  try {
-    input = JSON.parse(block.json);
-  } catch (error) {
-    throw new ProviderError(`the arguments of tool call ${block.name} (${block.id}) are not valid JSON: ${block.json.slice(0, 200)}`, { provider: ANTHROPIC, retries: context.retries }, { cause: error });
-  }
-  return isObject(input) ? input : {};
+  if (block.json.trim() === "") return { arguments: isObject(block.input) ? block.input : {} };
+  return parseToolArguments(block.json);
 }
 
 /** message_delta usage is cumulative: its numbers replace message_start's. */

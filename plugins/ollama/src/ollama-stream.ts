@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ProviderError, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { parseToolArguments, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
 import { ReplyBuilder, readProviderFault, streamFaultError, truncatedStreamError } from "@weft/sdk/provider";
 import { OLLAMA, SYNTHETIC_CALL_ID_PREFIX } from "./ollama-request.js";
 
@@ -29,7 +29,7 @@ export async function* decodeOllamaStream(lines: AsyncIterable<unknown> | Iterab
     const text = reply.text(typeof message.content === "string" ? message.content : undefined);
     if (text) yield text;
     for (const raw of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-      yield reply.toolCall(toToolCall(raw, calls++, String(line.created_at ?? ""), context));
+      yield reply.toolCall(toToolCall(raw, calls++, String(line.created_at ?? "")));
     }
     if (line.done === true) {
       yield* reply.finish({
@@ -43,21 +43,13 @@ export async function* decodeOllamaStream(lines: AsyncIterable<unknown> | Iterab
   throw truncatedStreamError(OLLAMA, 'its "done": true line', context.retries);
 }
 
-function toToolCall(raw: unknown, position: number, createdAt: string, context: OllamaStreamContext): ToolCall {
+function toToolCall(raw: unknown, position: number, createdAt: string): ToolCall {
   const fn = isObject(raw) && isObject(raw.function) ? raw.function : {};
   const name = typeof fn.name === "string" ? fn.name : "";
-  let args: unknown = fn.arguments ?? {};
-  if (typeof args === "string") {
-    const text = args;
-    try {
-      args = text.trim() === "" ? {} : JSON.parse(text);
-    } catch (error) {
-      throw new ProviderError(`the arguments of tool call ${name} are not valid JSON: ${text.slice(0, 200)}`, { provider: OLLAMA, retries: context.retries }, { cause: error });
-    }
-  }
-  const argumentsObject = isObject(args) ? args : {};
-  const id = isObject(raw) && typeof raw.id === "string" && raw.id !== "" ? raw.id : syntheticId(createdAt, position, name, argumentsObject);
-  return { id, name, arguments: argumentsObject };
+  // Ollama sends the arguments as an object; a string (an OpenAI-style proxy) is parsed like the other wires.
+  const parsed = typeof fn.arguments === "string" ? parseToolArguments(fn.arguments) : { arguments: isObject(fn.arguments) ? fn.arguments : {} };
+  const id = isObject(raw) && typeof raw.id === "string" && raw.id !== "" ? raw.id : syntheticId(createdAt, position, name, parsed.arguments);
+  return { id, name, ...parsed };
 }
 
 /** Ollama often sends no call id: make a stable one from what identifies the call in this reply. */

@@ -209,6 +209,22 @@ describe("chat completions over HTTP", () => {
     ]);
   });
 
+  it("keeps arguments that are not a JSON object on the call for the agent to answer, instead of failing the reply", async () => {
+    server.reply(
+      sse([
+        chunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city": Oslo}' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_time", arguments: '["UTC"]' } }] }),
+        chunk({}, "tool_calls"),
+        "[DONE]",
+      ]),
+    );
+    const reply = await router().chat(hi);
+    expect(reply.toolCalls).toEqual([
+      { id: "call_a", name: "get_weather", arguments: {}, invalidArguments: { text: '{"city": Oslo}', problem: `not valid JSON: Unexpected token 'O', "{"city": Oslo}" is not valid JSON` } },
+      { id: "call_b", name: "get_time", arguments: {}, invalidArguments: { text: '["UTC"]', problem: "not a JSON object but an array" } },
+    ]);
+  });
+
   it("reads info() from GET {baseUrl}/models once for every model, and says when the model is not listed", async () => {
     server.reply(listing([{ id: "openai/gpt-4o", context_length: 128000 }, { id: "other/model" }]));
     const chat = router({ models: ["other/model"] });

@@ -1,4 +1,4 @@
-import { ProviderError, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
+import { parseToolArguments, type ReasoningBlock, type Stats, type StreamEvent } from "@weft/sdk";
 import { ReplyBuilder, readProviderFault, streamFaultError, truncatedStreamError } from "@weft/sdk/provider";
 
 /** The end-of-stream sentinel of Chat Completions streams. */
@@ -92,7 +92,7 @@ export class ChatCompletionsDecoder {
     if (!this.#done && this.#finishReason === undefined) throw truncatedStreamError(context.provider, `${DONE} or a finish_reason`, context.retries);
     const events: StreamEvent[] = [];
     for (const slot of [...this.#slots.values()].sort((a, b) => a.index - b.index)) {
-      events.push(this.#reply.toolCall({ id: slot.id, name: slot.name, arguments: parseArguments(slot, context) }));
+      events.push(this.#reply.toolCall({ id: slot.id, name: slot.name, ...parseToolArguments(slot.arguments) }));
     }
     const merged = this.#details.list();
     const text = this.#reasoningText;
@@ -150,17 +150,6 @@ function indexWithoutOne(slots: Map<number, ToolSlot>, id: unknown): number {
     return last ? last.index + 1 : 0;
   }
   return last?.index ?? 0;
-}
-
-function parseArguments(slot: ToolSlot, context: ChatCompletionsStreamContext): Record<string, unknown> {
-  if (slot.arguments.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(slot.arguments);
-  } catch (error) {
-    throw new ProviderError(`the arguments of tool call ${slot.name} (${slot.id}) are not valid JSON: ${slot.arguments.slice(0, 200)}`, { provider: context.provider, retries: context.retries }, { cause: error });
-  }
-  return isObject(parsed) ? parsed : {};
 }
 
 /**

@@ -55,7 +55,7 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
     signal?.throwIfAborted();
     const text = step.text ?? "";
     for (const piece of text.match(/\S+\s*|\s+/g) ?? []) yield { type: "text", delta: piece };
-    const toolCalls = (step.toolCalls ?? []).map((call) => ({ id: call.id ?? `call_${++callCount}`, name: call.name, arguments: call.arguments }));
+    const toolCalls = (step.toolCalls ?? []).map(({ id, ...call }) => ({ id: id ?? `call_${++callCount}`, ...call }));
     for (const call of toolCalls) yield { type: "tool_call", call };
     const promptTokens = step.stats?.promptTokens ?? 10;
     const outputTokens = step.stats?.outputTokens ?? 5;
@@ -66,6 +66,7 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
       cacheReadTokens: step.stats?.cacheReadTokens ?? 0,
       cacheWriteTokens: step.stats?.cacheWriteTokens ?? 0,
       ...(step.stats?.reasoningTokens !== undefined ? { reasoningTokens: step.stats.reasoningTokens } : {}),
+      ...(step.stats?.costUsd !== undefined ? { costUsd: step.stats.costUsd } : {}),
     };
     yield { type: "usage", stats };
     const message: AssistantMessage = {
