@@ -48,7 +48,7 @@ describe("today's agent on a contract store (SQLite)", () => {
     const second = sqliteSessionStore({ file });
     const resumed = createAgent({ model: scriptedModel(["Refunded."]), kernel: newKernel(), store: versionedSessionStore(second), sessionId: "order-42" });
     await resumed.startSession({ tools: [refund] });
-    expect(resumed.pending()).toMatchObject({ message: "Refund order 42?" });
+    expect(await resumed.pending()).toMatchObject({ message: "Refund order 42?" });
     expect(await resumed.resume({ action: "accept" })).toMatchObject({ status: "done", content: "Refunded." });
     const stored = await second.load("order-42");
     expect(stored?.pending).toBeUndefined();
@@ -80,7 +80,7 @@ describe("today's agent on a contract store (SQLite)", () => {
     for (const store of stores) await store.close();
   });
 
-  it("answers the calls a crashed turn left without a result, from its write-ahead records", async () => {
+  it("continues a crashed turn from its write-ahead records: a completed call keeps its result, a running one is interrupted", async () => {
     const store = sqliteSessionStore({ file: join(dir, "crashed.db") });
     await store.save("s1", { messages: [{ role: "user", content: "refund 1 and 2" }], services: { todos: [] } }, 0);
     const calls = [
@@ -91,20 +91,17 @@ describe("today's agent on a contract store (SQLite)", () => {
     await store.append("s1", { kind: "tool-result", turnId: "t1", message: { role: "tool", toolCallId: "c1", toolName: "refund", content: "refunded 1" } }, 2);
     const model = scriptedModel(["Order 1 is refunded; order 2 needs checking."]);
     const agent = createAgent({ model, kernel: newKernel(), store: versionedSessionStore(store), sessionId: "s1" });
+    expect(await agent.interrupted()).toBe(true);
     await agent.startSession({ tools: [refund] });
-    expect(agent.messages().slice(1)).toEqual([
+    expect(await agent.resume()).toMatchObject({ status: "done", content: "Order 1 is refunded; order 2 needs checking." });
+    expect(model.requests[0]?.messages.slice(-3)).toEqual([
       { role: "assistant", content: "", toolCalls: calls },
       { role: "tool", toolCallId: "c1", toolName: "refund", content: "refunded 1" },
-      {
-        role: "tool",
-        toolCallId: "c2",
-        toolName: "refund",
-        content: "refund was interrupted before its result was recorded (the process stopped); it may or may not have taken effect, so check before calling it again",
-        isError: true,
-      },
+      { role: "tool", toolCallId: "c2", toolName: "refund", content: "the process stopped while this tool ran; it may or may not have completed", isError: true },
     ]);
-    await agent.process("what happened?");
-    expect((await store.load("s1"))?.records).toEqual([]);
+    const stored = await store.load("s1");
+    expect(stored?.records).toEqual([]);
+    expect(stored?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
     await agent.close();
     await store.close();
   });

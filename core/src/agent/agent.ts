@@ -17,11 +17,12 @@ import type { TodoItem } from "../builtins/todo-list.js";
 import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
 import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
-import type { SessionState } from "./session-state.js";
+import type { PendingTurn, SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
 import { toolSpecs } from "./tool-specs.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
+import { WriteAhead, foldRecords } from "./write-ahead.js";
 
 /** Anything that carries a kernel: a toolkit plugs in as it is. */
 export interface KernelHost {
@@ -94,11 +95,17 @@ export interface Agent {
   process(input: string, options?: TurnOptions): Promise<AgentResponse>;
   /** The same turn as live events, ending with `{ type: "response" }`. Leaving the loop early aborts the turn. */
   stream(input: string, options?: TurnOptions): AsyncIterable<AgentEvent>;
-  /** Answers the pending request and continues the turn. */
-  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse>;
-  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent>;
-  /** The request a pending turn waits for. */
-  pending(): Suspension | undefined;
+  /**
+   * Answers the pending request and continues the turn. Without an answer, continues a turn the process
+   * stopped in (see `interrupted()`): calls that completed keep their results, calls that were running
+   * run again when their tool is idempotent and are otherwise reported to the model as interrupted.
+   */
+  resume(answer?: PendingAnswer, options?: TurnOptions): Promise<AgentResponse>;
+  streamResume(answer?: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** The request a pending turn waits for; before `startSession`, read from the store for `sessionId`. */
+  pending(): Promise<Suspension | undefined>;
+  /** Whether a process stopped in the session's last turn (a store with `append` kept its steps); `resume()` continues it. */
+  interrupted(): Promise<boolean>;
   /** The provider-neutral transcript (system message first), JSON-serialisable. */
   messages(): Message[];
   todos(): TodoItem[];
@@ -129,6 +136,7 @@ class WeftAgent implements Agent {
   readonly #name: string | undefined;
   #firstSessionId: string | undefined;
   #session: Session | undefined;
+  #writeAhead: WriteAhead | undefined;
   #running: Running | undefined;
 
   constructor(options: AgentOptions) {
@@ -186,7 +194,9 @@ class WeftAgent implements Agent {
       throw error;
     }
     this.#session = session;
-    if (options.messages) await this.#save(session);
+    this.#writeAhead = new WriteAhead(this.#store, id);
+    // A written-ahead session exists in the store from its start, so a turn's records have a session (and prompt) to belong to.
+    if (options.messages || (!stored && this.#store.append)) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
   }
 
@@ -220,17 +230,28 @@ class WeftAgent implements Agent {
     return this.#turn({ input }, options);
   }
 
-  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
+  resume(answer?: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
     return this.#settle({ answer }, options);
   }
 
-  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
+  streamResume(answer?: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
     return this.#turn({ answer }, options);
   }
 
-  pending(): Suspension | undefined {
-    const suspension = this.#session?.pending?.slots.find((slot) => slot.suspension)?.suspension;
+  async pending(): Promise<Suspension | undefined> {
+    const suspension = (await this.#pendingTurn())?.slots.find((slot) => slot.suspension)?.suspension;
     return suspension ? structuredClone(suspension) : undefined;
+  }
+
+  async interrupted(): Promise<boolean> {
+    return (await this.#pendingTurn())?.interrupted === true;
+  }
+
+  /** The session's pending turn; with no session started yet, the stored one of the session it would start. */
+  async #pendingTurn(): Promise<PendingTurn | undefined> {
+    if (this.#session) return this.#session.pending;
+    const id = this.#firstSessionId;
+    return id === undefined ? undefined : (await this.#load(id))?.pending;
   }
 
   messages(): Message[] {
@@ -312,6 +333,7 @@ class WeftAgent implements Agent {
           settings: this.#settings,
           signal,
           waitFor: this.#waitFor,
+          writeAhead: this.#requireWriteAhead(),
           emit: (event) => this.#emit(event),
         }, "answer" in start);
         running.tally = turn.tally;
@@ -334,12 +356,18 @@ class WeftAgent implements Agent {
     return this.#session;
   }
 
+  #requireWriteAhead(): WriteAhead {
+    if (!this.#writeAhead) throw new WeftError("SESSION_CLOSED", "the session closed while it was starting");
+    return this.#writeAhead;
+  }
+
+  /** The stored session, with the steps of a turn that stopped before it saved folded in. */
   async #load(id: string): Promise<SessionState | undefined> {
     const state = await this.#store.get(id);
     if (state && (state.version !== 1 || !Array.isArray(state.messages))) {
       throw new WeftError("SESSION_INVALID", `stored session "${id}" is not a weft session (version ${String(state.version)}); start it afresh with another sessionId`);
     }
-    return state;
+    return state && foldRecords(state);
   }
 
   async #save(session: Session): Promise<void> {

@@ -1,9 +1,16 @@
+import type { TurnRecord } from "@weft/sdk";
 import type { SessionState } from "./session-state.js";
 
-/** Where sessions are persisted, by id. The agent saves after every turn and loads on session start. */
+/**
+ * Where sessions are persisted, by id. The agent saves after every turn and loads on session start.
+ * A store with `append` is written ahead: during a turn the agent appends each step (the input, the
+ * model's reply with its tool calls, each tool result as it settles), `get` returns them as `records`
+ * until the next `save` folds them in, so a process that stops mid-turn loses nothing that happened.
+ */
 export interface SessionStore {
   get(sessionId: string): Promise<SessionState | undefined> | SessionState | undefined;
   save(sessionId: string, state: SessionState): Promise<void> | void;
+  append?(sessionId: string, record: TurnRecord): Promise<void> | void;
 }
 
 /** Stores known to serialise a state inside `save` before it first awaits: they may be handed the live state. */
@@ -20,15 +27,23 @@ export function serialisingStore(store: SessionStore): SessionStore {
   return store;
 }
 
-/** The default store: copies kept in memory for the life of the process. */
+/** The default store: copies kept in memory for the life of the process, written ahead like the others. */
 export function memorySessionStore(): SessionStore {
-  const sessions = new Map<string, string>();
+  // Stored as JSON text, so a state that would not survive a real store fails here too.
+  const sessions = new Map<string, { state?: string; records: string[] }>();
   return serialisingStore({
     get: (sessionId) => {
       const saved = sessions.get(sessionId);
-      return saved === undefined ? undefined : (JSON.parse(saved) as SessionState);
+      if (!saved) return undefined;
+      const records = saved.records.map((record) => JSON.parse(record) as TurnRecord);
+      const state = saved.state === undefined ? { version: 1 as const, sessionId, messages: [], todos: [] } : (JSON.parse(saved.state) as SessionState);
+      return records.length > 0 ? { ...state, records } : state;
     },
-    // Stored as JSON text, so a state that would not survive a real store fails here too.
-    save: (sessionId, state) => void sessions.set(sessionId, JSON.stringify(state)),
+    save: (sessionId, state) => void sessions.set(sessionId, { state: JSON.stringify(state), records: [] }),
+    append: (sessionId, record) => {
+      const saved = sessions.get(sessionId) ?? { records: [] };
+      saved.records.push(JSON.stringify(record));
+      sessions.set(sessionId, saved);
+    },
   });
 }
