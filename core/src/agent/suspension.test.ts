@@ -109,6 +109,21 @@ describe("suspension with waitFor", () => {
     ]);
   });
 
+  it("tells the tool when the turn is aborted while the host has not answered", async () => {
+    const kernel = newKernel();
+    const runs: string[] = [];
+    const controller = new AbortController();
+    const agent = createAgent({ model: scriptedModel([deleteA]), kernel, waitFor: () => {
+        controller.abort();
+        return new Promise<PendingAnswer>(() => {});
+      },
+    });
+    await agent.startSession({ tools: [approvalTool(runs)] });
+    await expect(agent.process("delete a.txt", { signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+    expect(runs).toEqual(["a.txt:asked", "a.txt:cancel:aborted"]);
+    expect(agent.messages().at(-1)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "delete_file was aborted while waiting for an answer", isError: true });
+  });
+
   it("asks the host one request at a time when parallel calls suspend together", async () => {
     const kernel = newKernel();
     let open = 0;
