@@ -19,6 +19,7 @@ import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
 import type { PendingTurn, SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
+import { subagentTool, type AgentToolOptions } from "./subagent-tool.js";
 import { toolSpecs } from "./tool-specs.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
@@ -113,6 +114,11 @@ export interface Agent {
   compact(options?: TurnOptions): Promise<void>;
   changeModel(model: string): void;
   changeEffort(effort: Effort): void;
+  /**
+   * This agent as a tool of another: each call runs a turn in a child session of its own (on this
+   * agent's model, store and limits), and the tool result is its final answer. See `subagentTool`.
+   */
+  asTool(options: AgentToolOptions): AnyTool;
 }
 
 export function createAgent(options: AgentOptions): Agent {
@@ -128,6 +134,7 @@ interface Running {
 
 class WeftAgent implements Agent {
   readonly kernel: Kernel;
+  readonly #options: AgentOptions;
   readonly model: ChatModel;
   readonly #settings: TurnSettings;
   readonly #waitFor: WaitFor | undefined;
@@ -143,6 +150,7 @@ class WeftAgent implements Agent {
     const kernel = options.kernel ?? options.toolkit?.kernel;
     if (!kernel) throw new WeftError("CONFIG_INVALID", "createAgent needs a kernel or a toolkit: createAgent({ model, toolkit })");
     this.kernel = kernel;
+    this.#options = options;
     this.model = options.model;
     this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
     this.#store = options.store ?? memorySessionStore();
@@ -285,6 +293,29 @@ class WeftAgent implements Agent {
 
   changeEffort(effort: Effort): void {
     this.model.changeEffort(effort);
+  }
+
+  asTool(options: AgentToolOptions): AnyTool {
+    return subagentTool({
+      run: async (sessionId, start, { prompt, tools, signal, onEvent }) => {
+        // One agent per call, so parallel calls never share a session; the store is this agent's, so a
+        // child session that waits for an answer is found again by the call that carries it.
+        const child = new WeftAgent({ ...this.#options, store: this.#store, sessionId });
+        try {
+          await child.startSession({ ...(prompt !== undefined ? { prompt } : {}), ...(tools ? { tools } : {}) });
+          const events = "input" in start ? child.stream(start.input, { signal }) : child.streamResume(start.answer, { signal });
+          let response: AgentResponse | undefined;
+          for await (const event of events) {
+            if (event.type === "response") response = event.response;
+            else onEvent(event);
+          }
+          if (!response) throw new WeftError("ABORTED", "the subagent's turn ended without a response");
+          return response;
+        } finally {
+          await child.close();
+        }
+      },
+    }, options);
   }
 
   /** A turn without a stream: its events go to the kernel's feedback hook only, none are queued. */
