@@ -19,6 +19,7 @@ import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
 import type { PendingTurn, SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
+import { localAgentTools, type LocalAgentConfig } from "./local-agents.js";
 import { subagentTool, type AgentToolOptions } from "./subagent-tool.js";
 import { toolSpecs } from "./tool-specs.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
@@ -52,6 +53,8 @@ export interface AgentOptions {
   sessionId?: string;
   /** The agent's name, which hooks and tools see as `context.agent` (several agents on one kernel). */
   name?: string;
+  /** Subagents every session gets as tools (the config's `agents:` entries with `local`). */
+  subagents?: LocalAgentConfig[];
 }
 
 /** A session's tools: a subset of the kernel's (`only`, `exclude`) and tools of its own (`add`). */
@@ -185,7 +188,7 @@ class WeftAgent implements Agent {
     const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
     const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
     try {
-      for (const tool of tools.add ?? []) scope.tools.add(tool);
+      for (const tool of [...(tools.add ?? []), ...(await this.#subagentTools())]) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
       await scope.settle();
       scope.provide("todos", {
@@ -293,6 +296,18 @@ class WeftAgent implements Agent {
 
   changeEffort(effort: Effort): void {
     this.model.changeEffort(effort);
+  }
+
+  #subagentTools(): Promise<AnyTool[]> {
+    return localAgentTools(this.#options.subagents ?? [], {
+      kernel: this.kernel,
+      model: this.model,
+      toolOf: ({ name, description, local }, model) => {
+        const limit = local.maxIterations !== undefined ? { maxIterations: local.maxIterations } : {};
+        const child = new WeftAgent({ ...this.#options, subagents: [], sessionId: undefined, model, name, ...limit });
+        return child.asTool({ name, description, instructions: local.instructions, ...(local.tools ? { tools: local.tools } : {}) });
+      },
+    });
   }
 
   asTool(options: AgentToolOptions): AnyTool {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { isWeftError, type FeedbackEvent, type Kernel, type Logger, type WaitFor } from "@weft/sdk";
+import { isLocalAgent } from "../agent/local-agents.js";
 import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import type { AgentSource, PluginSpec } from "../toolkit/toolkit-options.js";
@@ -60,7 +61,8 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
       disableSkills: config.disableSkills,
       // A project lists the built-ins it wants; a library's createToolkit has them on by default.
       builtins: config.builtins ?? false,
-      agents: config.agents as AgentSource[] | undefined,
+      // Local subagents are the agent's (createAgent's `subagents`), not a tool source of the toolkit.
+      agents: config.agents?.filter((entry) => !isLocalAgent(entry)) as AgentSource[] | undefined,
       disableTools: config.disableTools,
       deadline: config.deadline,
       feedback: options.feedback,

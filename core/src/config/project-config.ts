@@ -18,7 +18,10 @@ export interface ProjectConfig {
   maxIterations?: number;
   /** The built-in tools: off unless `true`, or `{ tools: { bash: false } }` to drop single ones. */
   builtins?: boolean | { tools?: Record<string, boolean> };
-  /** Remote A2A agents: `{ card, name?, headers?, timeout? }` each. */
+  /**
+   * Remote A2A agents (`{ card, name?, headers?, timeout? }`) and local subagents
+   * (`{ name, description, local: { instructions, model?, tools?: { only | exclude }, maxIterations? } }`).
+   */
   agents?: Record<string, unknown>[];
   skillsFilter?: string[] | Record<string, boolean>;
   skillSampleLimit?: number;
@@ -91,7 +94,8 @@ const OPTIONS: Record<string, Check> = {
   agents: (value, path, doc) => {
     if (!Array.isArray(value)) throw doc.error(path, "expected a list of agents ({ card: <agent card URL> })");
     return value.map((agent, index) => {
-      if (!isRecord(agent)) throw doc.error([...path, index], "expected { card: <agent card URL>, name?, headers?, timeout? }");
+      if (!isRecord(agent)) throw doc.error([...path, index], "expected { card: <agent card URL>, name?, headers?, timeout? } or { name, description, local: { instructions } }");
+      if (agent.local !== undefined) return localAgent(agent, [...path, index], doc);
       string(agent.card, [...path, index, "card"], doc);
       return agent;
     });
@@ -115,6 +119,29 @@ const OPTIONS: Record<string, Check> = {
     return value;
   },
 };
+
+/** A subagent run here: `{ name, description, local: { instructions, model?, tools?: { only?, exclude? }, maxIterations? } }`. */
+function localAgent(agent: Record<string, unknown>, path: ConfigPath, doc: ConfigDocument): Record<string, unknown> {
+  const known = (value: Record<string, unknown>, keys: string[], at: ConfigPath) => {
+    for (const key of Object.keys(value)) if (!keys.includes(key)) throw doc.error([...at, key], `is not an option of a local agent (known: ${keys.join(", ")})`, { atKey: true });
+  };
+  known(agent, ["name", "description", "local"], path);
+  string(agent.name, [...path, "name"], doc);
+  string(agent.description, [...path, "description"], doc);
+  const local = agent.local;
+  if (!isRecord(local)) throw doc.error([...path, "local"], "expected { instructions, model?, tools?: { only | exclude }, maxIterations? }");
+  known(local, ["instructions", "model", "tools", "maxIterations"], [...path, "local"]);
+  string(local.instructions, [...path, "local", "instructions"], doc);
+  if (local.model !== undefined) OPTIONS.model?.(local.model, [...path, "local", "model"], doc);
+  if (local.maxIterations !== undefined) wholeNumber("0 for no limit")(local.maxIterations, [...path, "local", "maxIterations"], doc);
+  if (local.tools !== undefined) {
+    if (!isRecord(local.tools)) throw doc.error([...path, "local", "tools"], "expected { only: [<tool>, ...] } or { exclude: [<tool>, ...] }");
+    known(local.tools, ["only", "exclude"], [...path, "local", "tools"]);
+    const tools = local.tools;
+    for (const key of ["only", "exclude"]) if (tools[key] !== undefined) tools[key] = stringList(tools[key], [...path, "local", "tools", key], doc);
+  }
+  return agent;
+}
 
 function wholeNumber(meaning: string): Check {
   return (value, path, doc) => {
