@@ -1,14 +1,14 @@
 // A process the write-ahead test kills with SIGKILL mid-turn. It runs one turn of an agent on a file
-// store and reports on stdout, one JSON line each, every record it has written ahead and every tool
+// store (or a SQLite one, through the contract adapter) and reports on stdout, one JSON line each, every record it has written ahead and every tool
 // that has started, so the test kills it at a known step, never after a sleep.
-//   node crash-worker.mjs <store dir> <session id> <round|model>
+//   node crash-worker.mjs <store dir> <session id> <round|model> [file|sqlite]
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { createAgent, createKernel, fileSessionStore } from "@weft/core";
+import { createAgent, createKernel, fileSessionStore, versionedSessionStore } from "@weft/core";
 import { memoryLogger } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 
-const [dir, sessionId, stopIn] = process.argv.slice(2);
+const [dir, sessionId, stopIn, kind = "file"] = process.argv.slice(2);
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const forever = () => new Promise(() => {});
 
@@ -32,7 +32,11 @@ const tools = [
   tool("lookup", forever, { idempotentHint: true }),
 ];
 
-const files = fileSessionStore(join(dir, "sessions"));
+// The SQLite store comes from @weft/sessions (which depends on core), so it is only imported when asked for.
+const files =
+  kind === "sqlite"
+    ? versionedSessionStore((await import("@weft/sessions/sqlite")).sqliteSessionStore({ file: join(dir, "sessions.db") }))
+    : fileSessionStore(join(dir, "sessions"));
 const store = {
   get: (id) => files.get(id),
   save: (id, state) => files.save(id, state),
