@@ -1,4 +1,4 @@
-import { createAgent, isLocalAgent, loadProject, type Agent, type Project } from "@weft/core";
+import { createAgent, loadProject, localAgents, type Agent, type Project } from "@weft/core";
 import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
 import { UsageError, type FlagSpecs } from "./command.js";
 import { CONFIG_FLAG } from "./common-flags.js";
@@ -51,8 +51,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     const model = await project.kernel.createModel(ref);
     const chosenEffort = (effort ?? project.config.effort) as Effort | undefined;
     if (chosenEffort) model.changeEffort(chosenEffort);
-    const subagents = project.config.agents?.filter(isLocalAgent) ?? [];
-    const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations, subagents });
+    const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations, subagents: localAgents(project.config.agents) });
     await agent.startSession({ prompt: project.config.instructions });
     return {
       project,

@@ -8,7 +8,7 @@ export { importPlugin, pluginCandidates, type ResolvedPlugin } from "./config/pl
 export type { ProjectConfig, PluginEntry } from "./config/project-config.js";
 export { createAgent, type Agent, type AgentOptions, type AgentEvent, type KernelHost, type SessionOptions, type TurnOptions } from "./agent/agent.js";
 export { SUBAGENT_TASK_SCHEMA, subagentTool, type AgentToolOptions, type SubagentRunner } from "./agent/subagent-tool.js";
-export { isLocalAgent, type LocalAgentConfig } from "./agent/local-agents.js";
+export { localAgents, type LocalAgentConfig } from "./agent/local-agents.js";
 export { type AgentResponse, type AgentStatus, type IncompleteReason } from "./agent/turn.js";
 export type { CompactionOptions } from "./agent/compaction.js";
 export { pruneToolResults, cutToolOutput, type PruneOptions } from "./agent/prune-tool-results.js";

@@ -7,7 +7,7 @@ import { ConfigDocument } from "../config/config-document.js";
 import { parseProjectConfig } from "../config/project-config.js";
 import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
-import { isLocalAgent } from "./local-agents.js";
+import { localAgents } from "./local-agents.js";
 
 const kernels: Kernel[] = [];
 afterEach(async () => {
@@ -28,7 +28,7 @@ agents:
 describe("local agents from the config's agents: list", () => {
   it("become tools of every session, each running as a subagent with its instructions, tool subset and budget", async () => {
     const config = parseProjectConfig(ConfigDocument.parse("/app/weft.config.yaml", CONFIG, {}));
-    const subagents = config.agents?.filter(isLocalAgent) ?? [];
+    const subagents = localAgents(config.agents);
     expect(subagents.map((agent) => agent.name)).toEqual(["glossary"]);
 
     const kernel = createKernel({ logger: memoryLogger() });

@@ -23,6 +23,11 @@ export function isLocalAgent(entry: unknown): entry is LocalAgentConfig {
   return typeof entry === "object" && entry !== null && "local" in entry;
 }
 
+/** The local agents of a config's `agents:` list (validated by the config loader). */
+export function localAgents(entries: readonly unknown[] | undefined): LocalAgentConfig[] {
+  return (entries ?? []).filter(isLocalAgent);
+}
+
 /** What building a local agent takes: the calling agent's kernel and model, and how it makes agents. */
 export interface LocalAgentHost {
   kernel: Kernel;
