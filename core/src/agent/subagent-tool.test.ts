@@ -61,7 +61,10 @@ describe("an agent offered to another as a tool", () => {
     expect(events.find((event) => event.type === "tool.returned" && event.callId === "p1")).toMatchObject({ name: "researcher", result: { output: "A vole is a small animal.", metadata: { subagentSession: "main/researcher/p1", iterations: 2 } } });
   });
 
-  it("passes a question from inside to the host, and the answer back to the tool that asked", async () => {
+  it.each([
+    ["accept", "Published the glossary.", "published"],
+    ["decline", "Kept it as a draft.", "kept as a draft"],
+  ] as const)("passes a question from inside to the host, and its %s back to the tool that asked", async (action, childAnswer, innerResult) => {
     const kernel = newKernel();
     const answers: string[] = [];
     const approve: Tool = defineTool({
@@ -75,7 +78,7 @@ describe("an agent offered to another as a tool", () => {
       },
     }) as Tool;
     kernel.scope("test tools").tools.add(approve);
-    const childModel = scriptedModel([{ toolCalls: [{ name: "approve", arguments: {} }] }, "Published the glossary."]);
+    const childModel = scriptedModel([{ toolCalls: [{ name: "approve", arguments: {} }] }, childAnswer]);
     const researcher = createAgent({ model: childModel, kernel });
     const parent = createAgent({ model: scriptedModel([research("publish it"), "Done: published."]), kernel });
     await parent.startSession({ sessionId: "main", tools: [researcher.asTool({ ...tool, tools: { only: ["approve"] } })] });
@@ -83,9 +86,10 @@ describe("an agent offered to another as a tool", () => {
     const asked = await parent.process("publish the glossary");
     expect(asked).toMatchObject({ status: "pending", suspension: { kind: "approval", message: "publish the glossary?", callId: "p1", toolName: "researcher" } });
     expect(asked.suspension?.data).toEqual({ subagentSession: "main/researcher/p1", data: { draft: 3 } });
-    expect(await parent.resume({ action: "accept" })).toMatchObject({ status: "done", content: "Done: published." });
-    expect(answers).toEqual(['accept {"draft":3}']);
-    expect(parent.messages().at(-2)).toEqual({ role: "tool", toolCallId: "p1", toolName: "researcher", content: "Published the glossary." });
+    expect(await parent.resume({ action })).toMatchObject({ status: "done", content: "Done: published." });
+    expect(answers).toEqual([`${action} {"draft":3}`]);
+    expect(childModel.requests[1]?.messages.at(-1)).toMatchObject({ role: "tool", toolName: "approve", content: innerResult });
+    expect(parent.messages().at(-2)).toEqual({ role: "tool", toolCallId: "p1", toolName: "researcher", content: childAnswer });
   });
 
   it("aborts the subagent's turn with the caller's", async () => {
