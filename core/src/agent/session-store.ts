@@ -27,23 +27,18 @@ export function serialisingStore(store: SessionStore): SessionStore {
   return store;
 }
 
-/** The default store: copies kept in memory for the life of the process, written ahead like the others. */
+/**
+ * The default store: copies kept in memory for the life of the process. It has no `append`: records
+ * would die with the process they are meant to outlive, so it keeps each turn when the turn ends.
+ */
 export function memorySessionStore(): SessionStore {
-  // Stored as JSON text, so a state that would not survive a real store fails here too.
-  const sessions = new Map<string, { state?: string; records: string[] }>();
+  const sessions = new Map<string, string>();
   return serialisingStore({
     get: (sessionId) => {
       const saved = sessions.get(sessionId);
-      if (!saved) return undefined;
-      const records = saved.records.map((record) => JSON.parse(record) as TurnRecord);
-      const state = saved.state === undefined ? { version: 1 as const, sessionId, messages: [], todos: [] } : (JSON.parse(saved.state) as SessionState);
-      return records.length > 0 ? { ...state, records } : state;
+      return saved === undefined ? undefined : (JSON.parse(saved) as SessionState);
     },
-    save: (sessionId, state) => void sessions.set(sessionId, { state: JSON.stringify(state), records: [] }),
-    append: (sessionId, record) => {
-      const saved = sessions.get(sessionId) ?? { records: [] };
-      saved.records.push(JSON.stringify(record));
-      sessions.set(sessionId, saved);
-    },
+    // Stored as JSON text, so a state that would not survive a real store fails here too.
+    save: (sessionId, state) => void sessions.set(sessionId, JSON.stringify(state)),
   });
 }

@@ -11,7 +11,7 @@ import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import { fileSessionStore } from "./file-session-store.js";
-import { memorySessionStore, type SessionStore } from "./session-store.js";
+import type { SessionStore } from "./session-store.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 import { INTERRUPTED_TEXT } from "./write-ahead.js";
 
@@ -142,9 +142,9 @@ describe("write-ahead sessions: a process killed mid-turn", () => {
 });
 
 describe("write-ahead records", () => {
-  /** A store that keeps every record it is given, besides storing them. */
-  function watched(): { store: SessionStore; records: TurnRecord[] } {
-    const inner = memorySessionStore();
+  /** A file store that also keeps every record it is given in a list. */
+  async function watched(): Promise<{ store: SessionStore; records: TurnRecord[] }> {
+    const inner = fileSessionStore(await tempDir());
     const records: TurnRecord[] = [];
     return {
       records,
@@ -160,7 +160,7 @@ describe("write-ahead records", () => {
   }
 
   it("stores the model's calls before any tool runs, and each result as it settles", async () => {
-    const { store, records } = watched();
+    const { store, records } = await watched();
     const seen: string[] = [];
     const probe: AnyTool = {
       name: "probe",
@@ -180,13 +180,13 @@ describe("write-ahead records", () => {
   });
 
   it("keeps a turn that waits for the host pending when the process stopped after an answered slot", async () => {
-    const store = memorySessionStore();
+    const store = fileSessionStore(await tempDir());
     const calls = [
       { id: "a", name: "ask", arguments: {} },
       { id: "b", name: "ask", arguments: {} },
     ];
     const suspension = (callId: string) => ({ kind: "approval" as const, message: "ok?", callId, toolName: "ask" });
-    store.save("s", {
+    await store.save("s", {
       version: 1,
       sessionId: "s",
       messages: [{ role: "user", content: "go" }, { role: "assistant", content: "", toolCalls: calls }],
