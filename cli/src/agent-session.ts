@@ -1,4 +1,4 @@
-import { createAgent, loadProject, type Agent, type Project } from "@weft/core";
+import { createAgent, loadProject, localAgents, type Agent, type Project } from "@weft/core";
 import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
 import { UsageError, type FlagSpecs } from "./command.js";
 import { CONFIG_FLAG } from "./common-flags.js";
@@ -51,7 +51,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     const model = await project.kernel.createModel(ref);
     const chosenEffort = (effort ?? project.config.effort) as Effort | undefined;
     if (chosenEffort) model.changeEffort(chosenEffort);
-    const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations });
+    const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations, subagents: localAgents(project.config.agents) });
     await agent.startSession({ prompt: project.config.instructions });
     return {
       project,

@@ -7,6 +7,8 @@ export { projectMcpJson, PROJECT_MCP_JSON } from "./config/project-mcp-json.js";
 export { importPlugin, pluginCandidates, type ResolvedPlugin } from "./config/plugin-resolver.js";
 export type { ProjectConfig, PluginEntry } from "./config/project-config.js";
 export { createAgent, type Agent, type AgentOptions, type AgentEvent, type KernelHost, type SessionOptions, type TurnOptions } from "./agent/agent.js";
+export { SUBAGENT_TASK_SCHEMA, subagentTool, type AgentToolOptions, type SubagentRunner } from "./agent/subagent-tool.js";
+export { localAgents, type LocalAgentConfig } from "./agent/local-agents.js";
 export { type AgentResponse, type AgentStatus, type IncompleteReason } from "./agent/turn.js";
 export type { CompactionOptions } from "./agent/compaction.js";
 export type { AgentLimits, Limits, LimitHit, LimitName, SessionUsage } from "./agent/turn-limits.js";

@@ -53,8 +53,8 @@ describe("sessions on one kernel", () => {
 
     expect(a.todos()).toEqual([{ content: "A's step", status: "pending" }]);
     expect(b.todos()).toEqual([{ content: "B's step", status: "pending" }]);
-    expect(a.pending()?.message).toBe("which file?");
-    expect(b.pending()).toBeUndefined();
+    expect((await a.pending())?.message).toBe("which file?");
+    expect(await b.pending()).toBeUndefined();
     const names = (model: typeof modelA) => model.requests[0]?.tools?.map((tool) => tool.name);
     expect(names(modelA)).toEqual(["a_skill", "only_a", "question", "todowrite"]);
     expect(names(modelB)).toEqual(["b_skill", "question", "todowrite"]);

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolMessage } from "./message.js";
+import type { AssistantMessage, Message, ToolMessage, UserMessage } from "./message.js";
 import type { Suspension } from "./tool.js";
 
 /**
@@ -61,11 +61,12 @@ export interface StoredSession extends SessionSnapshot {
 }
 
 /**
- * One step of a running turn, written before the next begins: the model's reply with its tool calls,
- * then each tool result as it settles. After a crash, a loaded session's records tell which calls
- * already ran, so none runs twice.
+ * One step of a running turn, written before the next begins: the input that started it, the model's
+ * reply with its tool calls, then each tool result as it settles. After a crash, a loaded session's
+ * records tell which calls already ran, so none runs twice.
  */
 export type TurnRecord =
+  | { kind: "user"; turnId: string; message: UserMessage }
   | { kind: "assistant"; turnId: string; message: AssistantMessage }
   | { kind: "tool-result"; turnId: string; message: ToolMessage };
 

@@ -45,8 +45,11 @@ export interface PendingAnswer {
   action: "accept" | "decline" | "cancel";
   /** The answer itself: text for a question, form fields for an elicitation. */
   content?: unknown;
-  /** Why a `cancel` came without the host's word: its `waitFor` failed or timed out. */
-  reason?: "timeout";
+  /**
+   * Why a `cancel` came without the host's word: its `waitFor` failed or timed out (`timeout`), the turn
+   * was aborted while it waited (`aborted`), or the host sent new input instead (`abandoned`).
+   */
+  reason?: "timeout" | "aborted" | "abandoned";
 }
 
 /** A suspension as the host sees it: the request plus which call raised it. */
@@ -83,8 +86,9 @@ export interface ToolContext {
   onProgress(progress: ToolProgress): void;
   /**
    * Present when this call re-runs after the host answered its `pending` request, whatever the answer:
-   * `accept` with its content, `decline`, `cancel`, or `cancel` with `reason: "timeout"` when the host's
-   * `waitFor` failed or ran out of time. The tool's result is what the model reads.
+   * `accept` with its content, `decline`, `cancel`, or `cancel` with a `reason` when no word came from the
+   * host (timeout, abort, new input instead). The tool's result is what the model reads; after an abort
+   * `ctx.signal` is already aborted, so the tool only tells its source (cancel a task, answer a question).
    */
   answer?: PendingAnswer;
   /** The request the answer belongs to. */

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { SessionConflictError, defineTool, memoryLogger, type Kernel } from "@weft/sdk";
+import { SessionConflictError, defineTool, memoryLogger, type AnyTool, type Kernel } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createAgent, createKernel, versionedSessionStore } from "@weft/core";
 import { sqliteSessionStore } from "./sqlite-session-store.js";
@@ -48,7 +50,7 @@ describe("today's agent on a contract store (SQLite)", () => {
     const second = sqliteSessionStore({ file });
     const resumed = createAgent({ model: scriptedModel(["Refunded."]), kernel: newKernel(), store: versionedSessionStore(second), sessionId: "order-42" });
     await resumed.startSession({ tools: [refund] });
-    expect(resumed.pending()).toMatchObject({ message: "Refund order 42?" });
+    expect(await resumed.pending()).toMatchObject({ message: "Refund order 42?" });
     expect(await resumed.resume({ action: "accept" })).toMatchObject({ status: "done", content: "Refunded." });
     const stored = await second.load("order-42");
     expect(stored?.pending).toBeUndefined();
@@ -80,7 +82,7 @@ describe("today's agent on a contract store (SQLite)", () => {
     for (const store of stores) await store.close();
   });
 
-  it("answers the calls a crashed turn left without a result, from its write-ahead records", async () => {
+  it("continues a crashed turn from its write-ahead records: a completed call keeps its result, a running one is interrupted", async () => {
     const store = sqliteSessionStore({ file: join(dir, "crashed.db") });
     await store.save("s1", { messages: [{ role: "user", content: "refund 1 and 2" }], services: { todos: [] } }, 0);
     const calls = [
@@ -91,20 +93,68 @@ describe("today's agent on a contract store (SQLite)", () => {
     await store.append("s1", { kind: "tool-result", turnId: "t1", message: { role: "tool", toolCallId: "c1", toolName: "refund", content: "refunded 1" } }, 2);
     const model = scriptedModel(["Order 1 is refunded; order 2 needs checking."]);
     const agent = createAgent({ model, kernel: newKernel(), store: versionedSessionStore(store), sessionId: "s1" });
+    expect(await agent.interrupted()).toBe(true);
     await agent.startSession({ tools: [refund] });
-    expect(agent.messages().slice(1)).toEqual([
+    expect(await agent.resume()).toMatchObject({ status: "done", content: "Order 1 is refunded; order 2 needs checking." });
+    expect(model.requests[0]?.messages.slice(-3)).toEqual([
       { role: "assistant", content: "", toolCalls: calls },
       { role: "tool", toolCallId: "c1", toolName: "refund", content: "refunded 1" },
-      {
-        role: "tool",
-        toolCallId: "c2",
-        toolName: "refund",
-        content: "refund was interrupted before its result was recorded (the process stopped); it may or may not have taken effect, so check before calling it again",
-        isError: true,
-      },
+      { role: "tool", toolCallId: "c2", toolName: "refund", content: "the process stopped while this tool ran; it may or may not have completed", isError: true },
     ]);
-    await agent.process("what happened?");
-    expect((await store.load("s1"))?.records).toEqual([]);
+    const stored = await store.load("s1");
+    expect(stored?.records).toEqual([]);
+    expect(stored?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+    await agent.close();
+    await store.close();
+  });
+
+  it("resumes a turn a SIGKILL cut short in another process: the completed call is not run again", async () => {
+    // The core's crash worker, on a SQLite file: killed once `record` is stored and the two others run.
+    const worker = fileURLToPath(new URL("../../core/src/agent/test-fixtures/crash-worker.mjs", import.meta.url));
+    const work = mkdtempSync(join(dir, "kill-"));
+    const child = spawn(process.execPath, [worker, work, "job-7", "round", "sqlite"], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      const started = new Set<unknown>();
+      let recorded = false;
+      let buffered = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+          const line = JSON.parse(buffered.slice(0, end)) as Record<string, unknown>;
+          buffered = buffered.slice(end + 1);
+          started.add(line.started);
+          if (line.appended === "tool-result" && line.callId === "c1") recorded = true;
+          if (recorded && started.has("charge") && started.has("lookup")) resolve();
+        }
+      });
+      child.once("exit", (code) => reject(new Error(`the worker exited (${String(code)}) before the step the test waits for`)));
+    });
+    const killed = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    child.kill("SIGKILL");
+    expect(await killed).toBe("SIGKILL");
+
+    const local = (name: string, idempotentHint?: boolean): AnyTool => ({
+      name,
+      description: `The ${name} tool`,
+      inputSchema: { type: "object", properties: {} },
+      ...(idempotentHint ? { annotations: { idempotentHint } } : {}),
+      async execute() {
+        appendFileSync(join(work, "runs.log"), `${name}:resumed\n`);
+        return { output: `${name} done` };
+      },
+    });
+    const store = sqliteSessionStore({ file: join(work, "sessions.db") });
+    const model = scriptedModel(["Checked."]);
+    const agent = createAgent({ model, kernel: newKernel(), store: versionedSessionStore(store), sessionId: "job-7" });
+    await agent.startSession({ tools: [local("record"), local("charge"), local("lookup", true)] });
+    expect(await agent.resume()).toMatchObject({ status: "done", content: "Checked." });
+    expect(readFileSync(join(work, "runs.log"), "utf8").trim().split("\n").sort()).toEqual(["charge:worker", "lookup:resumed", "lookup:worker", "record:worker"]);
+    expect(model.requests[0]?.messages.slice(-3).map((message) => message.content)).toEqual([
+      "recorded",
+      "the process stopped while this tool ran; it may or may not have completed",
+      "lookup done",
+    ]);
+    expect((await store.load("job-7"))?.records).toEqual([]);
     await agent.close();
     await store.close();
   });

@@ -17,13 +17,16 @@ import type { TodoItem } from "../builtins/todo-list.js";
 import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
 import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
-import type { SessionState } from "./session-state.js";
+import type { PendingTurn, SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
 import { stopTap, type PrepareStep, type StopCondition } from "./stop-conditions.js";
+import { localAgentTools, type LocalAgentConfig } from "./local-agents.js";
+import { subagentTool, type AgentToolOptions } from "./subagent-tool.js";
 import { toolSpecs } from "./tool-specs.js";
 import type { AgentLimits } from "./turn-limits.js";
 import { Turn, type AgentResponse, type TurnSettings, type TurnStart } from "./turn.js";
 import type { TurnTally } from "./turn-tally.js";
+import { WriteAhead, foldRecords } from "./write-ahead.js";
 
 /** Anything that carries a kernel: a toolkit plugs in as it is. */
 export interface KernelHost {
@@ -58,6 +61,8 @@ export interface AgentOptions {
   sessionId?: string;
   /** The agent's name, which hooks and tools see as `context.agent` (several agents on one kernel). */
   name?: string;
+  /** Subagents every session gets as tools (the config's `agents:` entries with `local`). */
+  subagents?: LocalAgentConfig[];
 }
 
 /** A session's tools: a subset of the kernel's (`only`, `exclude`) and tools of its own (`add`). */
@@ -102,11 +107,17 @@ export interface Agent {
   process(input: string, options?: TurnOptions): Promise<AgentResponse>;
   /** The same turn as live events, ending with `{ type: "response" }`. Leaving the loop early aborts the turn. */
   stream(input: string, options?: TurnOptions): AsyncIterable<AgentEvent>;
-  /** Answers the pending request and continues the turn. */
-  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse>;
-  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent>;
-  /** The request a pending turn waits for. */
-  pending(): Suspension | undefined;
+  /**
+   * Answers the pending request and continues the turn. Without an answer, continues a turn the process
+   * stopped in (see `interrupted()`): calls that completed keep their results, calls that were running
+   * run again when their tool is idempotent and are otherwise reported to the model as interrupted.
+   */
+  resume(answer?: PendingAnswer, options?: TurnOptions): Promise<AgentResponse>;
+  streamResume(answer?: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** The request a pending turn waits for; before `startSession`, read from the store for `sessionId`. */
+  pending(): Promise<Suspension | undefined>;
+  /** Whether a process stopped in the session's last turn (a store with `append` kept its steps); `resume()` continues it. */
+  interrupted(): Promise<boolean>;
   /** The provider-neutral transcript (system message first), JSON-serialisable. */
   messages(): Message[];
   todos(): TodoItem[];
@@ -114,6 +125,11 @@ export interface Agent {
   compact(options?: TurnOptions): Promise<void>;
   changeModel(model: string): void;
   changeEffort(effort: Effort): void;
+  /**
+   * This agent as a tool of another: each call runs a turn in a child session of its own (on this
+   * agent's model, store and limits), and the tool result is its final answer. See `subagentTool`.
+   */
+  asTool(options: AgentToolOptions): AnyTool;
 }
 
 export function createAgent(options: AgentOptions): Agent {
@@ -129,6 +145,7 @@ interface Running {
 
 class WeftAgent implements Agent {
   readonly kernel: Kernel;
+  readonly #options: AgentOptions;
   readonly model: ChatModel;
   readonly #settings: TurnSettings;
   readonly #waitFor: WaitFor | undefined;
@@ -139,12 +156,14 @@ class WeftAgent implements Agent {
   readonly #prepareStep: PrepareStep | undefined;
   #firstSessionId: string | undefined;
   #session: Session | undefined;
+  #writeAhead: WriteAhead | undefined;
   #running: Running | undefined;
 
   constructor(options: AgentOptions) {
     const kernel = options.kernel ?? options.toolkit?.kernel;
     if (!kernel) throw new WeftError("CONFIG_INVALID", "createAgent needs a kernel or a toolkit: createAgent({ model, toolkit })");
     this.kernel = kernel;
+    this.#options = options;
     this.model = options.model;
     this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
     this.#store = options.store ?? memorySessionStore();
@@ -182,7 +201,7 @@ class WeftAgent implements Agent {
     const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
     const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
     try {
-      for (const tool of tools.add ?? []) scope.tools.add(tool);
+      for (const tool of [...(tools.add ?? []), ...(await this.#subagentTools())]) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
       await scope.settle();
       scope.provide("todos", {
@@ -203,7 +222,9 @@ class WeftAgent implements Agent {
       throw error;
     }
     this.#session = session;
-    if (options.messages) await this.#save(session);
+    this.#writeAhead = new WriteAhead(this.#store, id);
+    // A written-ahead session exists in the store from its start, so a turn's records have a session (and prompt) to belong to.
+    if (options.messages || (!stored && this.#store.append)) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
   }
 
@@ -237,17 +258,28 @@ class WeftAgent implements Agent {
     return this.#turn({ input }, options);
   }
 
-  resume(answer: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
+  resume(answer?: PendingAnswer, options?: TurnOptions): Promise<AgentResponse> {
     return this.#settle({ answer }, options);
   }
 
-  streamResume(answer: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
+  streamResume(answer?: PendingAnswer, options?: TurnOptions): AsyncIterable<AgentEvent> {
     return this.#turn({ answer }, options);
   }
 
-  pending(): Suspension | undefined {
-    const suspension = this.#session?.pending?.slots.find((slot) => slot.suspension)?.suspension;
+  async pending(): Promise<Suspension | undefined> {
+    const suspension = (await this.#pendingTurn())?.slots.find((slot) => slot.suspension)?.suspension;
     return suspension ? structuredClone(suspension) : undefined;
+  }
+
+  async interrupted(): Promise<boolean> {
+    return (await this.#pendingTurn())?.interrupted === true;
+  }
+
+  /** The session's pending turn; with no session started yet, the stored one of the session it would start. */
+  async #pendingTurn(): Promise<PendingTurn | undefined> {
+    if (this.#session) return this.#session.pending;
+    const id = this.#firstSessionId;
+    return id === undefined ? undefined : (await this.#load(id))?.pending;
   }
 
   messages(): Message[] {
@@ -281,6 +313,41 @@ class WeftAgent implements Agent {
 
   changeEffort(effort: Effort): void {
     this.model.changeEffort(effort);
+  }
+
+  #subagentTools(): Promise<AnyTool[]> {
+    return localAgentTools(this.#options.subagents ?? [], {
+      kernel: this.kernel,
+      model: this.model,
+      toolOf: ({ name, description, local }, model) => {
+        const limit = local.maxIterations !== undefined ? { maxIterations: local.maxIterations } : {};
+        const child = new WeftAgent({ ...this.#options, subagents: [], sessionId: undefined, model, name, ...limit });
+        return child.asTool({ name, description, instructions: local.instructions, ...(local.tools ? { tools: local.tools } : {}) });
+      },
+    });
+  }
+
+  asTool(options: AgentToolOptions): AnyTool {
+    return subagentTool({
+      run: async (sessionId, start, { prompt, tools, signal, onEvent }) => {
+        // One agent per call, so parallel calls never share a session; the store is this agent's, so a
+        // child session that waits for an answer is found again by the call that carries it.
+        const child = new WeftAgent({ ...this.#options, store: this.#store, sessionId });
+        try {
+          await child.startSession({ ...(prompt !== undefined ? { prompt } : {}), ...(tools ? { tools } : {}) });
+          const events = "input" in start ? child.stream(start.input, { signal }) : child.streamResume(start.answer, { signal });
+          let response: AgentResponse | undefined;
+          for await (const event of events) {
+            if (event.type === "response") response = event.response;
+            else onEvent(event);
+          }
+          if (!response) throw new WeftError("ABORTED", "the subagent's turn ended without a response");
+          return response;
+        } finally {
+          await child.close();
+        }
+      },
+    }, options);
   }
 
   /** A turn without a stream: its events go to the kernel's feedback hook only, none are queued. */
@@ -329,6 +396,7 @@ class WeftAgent implements Agent {
           settings: this.#settings,
           signal,
           waitFor: this.#waitFor,
+          writeAhead: this.#requireWriteAhead(),
           emit: (event) => this.#emit(event),
         }, "answer" in start);
         running.tally = turn.tally;
@@ -351,12 +419,18 @@ class WeftAgent implements Agent {
     return this.#session;
   }
 
+  #requireWriteAhead(): WriteAhead {
+    if (!this.#writeAhead) throw new WeftError("SESSION_CLOSED", "the session closed while it was starting");
+    return this.#writeAhead;
+  }
+
+  /** The stored session, with the steps of a turn that stopped before it saved folded in. */
   async #load(id: string): Promise<SessionState | undefined> {
     const state = await this.#store.get(id);
     if (state && (state.version !== 1 || !Array.isArray(state.messages))) {
       throw new WeftError("SESSION_INVALID", `stored session "${id}" is not a weft session (version ${String(state.version)}); start it afresh with another sessionId`);
     }
-    return state;
+    return state && foldRecords(state);
   }
 
   async #save(session: Session): Promise<void> {

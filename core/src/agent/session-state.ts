@@ -1,9 +1,12 @@
-import type { Message, Suspension, ToolCall, ToolMessage, TurnMetadata } from "@weft/sdk";
+import type { Message, Suspension, ToolCall, ToolMessage, TurnMetadata, TurnRecord } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import type { LoopGuardState } from "./loop-guard.js";
 import type { SessionUsage } from "./turn-limits.js";
 
-/** One call of the round a turn stopped in: answered (`message`) or waiting (`suspension`). */
+/**
+ * One call of the round a turn stopped in: answered (`message`), waiting (`suspension`), or neither: it
+ * was running when the process stopped (an interrupted turn, rebuilt from write-ahead records).
+ */
 export interface PendingSlot {
   call: ToolCall;
   message?: ToolMessage;
@@ -19,6 +22,13 @@ export interface PendingTurn {
   guard: LoopGuardState;
   /** The round breached the loop guard a second time: once answered, the turn ends incomplete. */
   stop?: boolean;
+  /** The turn's id in write-ahead records and idempotency keys; kept when it resumes. */
+  turnId?: string;
+  /**
+   * The process stopped in this turn (its write-ahead records outlived the last save): `resume()` without
+   * an answer continues it. `slots` is empty when it stopped before or during a model call.
+   */
+  interrupted?: true;
 }
 
 /** The last prompt size the provider reported, and how many transcript messages it covered. */
@@ -40,4 +50,6 @@ export interface SessionState {
   tokenBaseline?: TokenBaseline;
   /** What the session's turns have used, for its limits. */
   usage?: SessionUsage;
+  /** As loaded: the write-ahead records of a turn that stopped before it saved (a store with `append`). */
+  records?: TurnRecord[];
 }

@@ -1,9 +1,16 @@
+import type { TurnRecord } from "@weft/sdk";
 import type { SessionState } from "./session-state.js";
 
-/** Where sessions are persisted, by id. The agent saves after every turn and loads on session start. */
+/**
+ * Where sessions are persisted, by id. The agent saves after every turn and loads on session start.
+ * A store with `append` is written ahead: during a turn the agent appends each step (the input, the
+ * model's reply with its tool calls, each tool result as it settles), `get` returns them as `records`
+ * until the next `save` folds them in, so a process that stops mid-turn loses nothing that happened.
+ */
 export interface SessionStore {
   get(sessionId: string): Promise<SessionState | undefined> | SessionState | undefined;
   save(sessionId: string, state: SessionState): Promise<void> | void;
+  append?(sessionId: string, record: TurnRecord): Promise<void> | void;
 }
 
 /** Stores known to serialise a state inside `save` before it first awaits: they may be handed the live state. */
@@ -20,7 +27,10 @@ export function serialisingStore(store: SessionStore): SessionStore {
   return store;
 }
 
-/** The default store: copies kept in memory for the life of the process. */
+/**
+ * The default store: copies kept in memory for the life of the process. It has no `append`: records
+ * would die with the process they are meant to outlive, so it keeps each turn when the turn ends.
+ */
 export function memorySessionStore(): SessionStore {
   const sessions = new Map<string, string>();
   return serialisingStore({

@@ -109,6 +109,21 @@ describe("suspension with waitFor", () => {
     ]);
   });
 
+  it("tells the tool when the turn is aborted while the host has not answered", async () => {
+    const kernel = newKernel();
+    const runs: string[] = [];
+    const controller = new AbortController();
+    const agent = createAgent({ model: scriptedModel([deleteA]), kernel, waitFor: () => {
+        controller.abort();
+        return new Promise<PendingAnswer>(() => {});
+      },
+    });
+    await agent.startSession({ tools: [approvalTool(runs)] });
+    await expect(agent.process("delete a.txt", { signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+    expect(runs).toEqual(["a.txt:asked", "a.txt:cancel:aborted"]);
+    expect(agent.messages().at(-1)).toEqual({ role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "delete_file was aborted while waiting for an answer", isError: true });
+  });
+
   it("asks the host one request at a time when parallel calls suspend together", async () => {
     const kernel = newKernel();
     let open = 0;
@@ -144,12 +159,12 @@ describe("suspension without waitFor", () => {
       suspension: { kind: "approval", message: "delete a.txt?", data: { path: "a.txt" }, callId: "call_1", toolName: "delete_file" },
       metadata: { iterations: 1, toolCalls: 1 },
     });
-    expect(agent.pending()).toEqual(first.suspension);
+    expect(await agent.pending()).toEqual(first.suspension);
     expect(agent.messages().at(-1)).toMatchObject({ role: "assistant", toolCalls: [{ id: "call_1" }] });
 
     const second = await agent.resume({ action: "accept" });
     expect(second).toMatchObject({ status: "done", content: "Deleted a.txt.", metadata: { iterations: 2, toolCalls: 1 } });
-    expect(agent.pending()).toBeUndefined();
+    expect(await agent.pending()).toBeUndefined();
     expect(runs).toEqual(["a.txt:asked", "a.txt:accept"]);
     expect(wireProblems(agent.messages())).toEqual([]);
     await expect(agent.resume({ action: "accept" })).rejects.toMatchObject({ code: "NO_PENDING_REQUEST" });
@@ -180,23 +195,27 @@ describe("suspension without waitFor", () => {
     ]);
   });
 
-  it("answers outstanding slots as abandoned when new input arrives instead", async () => {
+  it("re-runs waiting tools with an abandoned cancel when new input arrives instead, and the model reads their words", async () => {
     const kernel = newKernel();
-    const model = scriptedModel([deleteA, "Fine, I will not."]);
+    const runs: string[] = [];
+    const insistent = defineTool({
+      name: "insist",
+      description: "Asks until accepted",
+      input: Type.Object({}),
+      execute: () => ({ output: "waiting", pending: { kind: "approval", message: "go ahead?" } }),
+    });
+    const model = scriptedModel([{ toolCalls: [...deleteA.toolCalls, { name: "insist", arguments: {} }] }, "Fine, I will not."]);
     const agent = createAgent({ model, kernel });
-    await agent.startSession({ tools: [approvalTool([])] });
+    await agent.startSession({ tools: [approvalTool(runs), insistent] });
     await agent.process("delete a.txt");
     const moved = await agent.process("actually, don't");
+    expect(runs).toEqual(["a.txt:asked", "a.txt:cancel:abandoned"]);
     // A new turn: the abandoned one's counts are not carried over.
     expect(moved.metadata).toMatchObject({ iterations: 1, toolCalls: 0 });
-    expect(model.requests[1]?.messages.slice(-2)).toEqual([
-      {
-        role: "tool",
-        toolCallId: "call_1",
-        toolName: "delete_file",
-        content: "no answer to the request: delete a.txt? (the user sent a new message instead)",
-        isError: true,
-      },
+    expect(model.requests[1]?.messages.slice(-3)).toEqual([
+      { role: "tool", toolCallId: "call_1", toolName: "delete_file", content: "kept a.txt: the user said cancel", isError: true },
+      // A tool that asks again is not asked: the model reads why there was no answer.
+      { role: "tool", toolCallId: "call_2", toolName: "insist", content: "no answer to the request: go ahead? (the user sent a new message instead)", isError: true },
       { role: "user", content: "actually, don't" },
     ]);
     expect(wireProblems(agent.messages())).toEqual([]);
@@ -223,7 +242,7 @@ describe("suspension without waitFor", () => {
     const secondModel = scriptedModel([{ text: "Deleted.", stats: { promptTokens: 50, outputTokens: 2 } }]);
     const second = createAgent({ model: secondModel, kernel: secondKernel, store: fileSessionStore(join(dir, "store")), sessionId: "job/42" });
     await second.startSession({ tools: [approvalTool(runs)] });
-    expect(second.pending()).toEqual(pending.suspension);
+    expect(await second.pending()).toEqual(pending.suspension);
     const done = await second.resume({ action: "accept" });
     expect(done).toMatchObject({ status: "done", content: "Deleted.", metadata: { iterations: 2, toolCalls: 1, usage: { promptTokens: 80, outputTokens: 8 } } });
     expect(runs).toEqual(["a.txt:asked", "a.txt:accept"]);

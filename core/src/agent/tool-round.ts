@@ -3,7 +3,7 @@ import type { FeedbackEvent, KernelSession, PendingAnswer, PendingRequest, ToolC
 import { repeatedCallMessage, type LoopGuard } from "./loop-guard.js";
 import type { PendingSlot } from "./session-state.js";
 import { unusableCallResult } from "./tool-arguments.js";
-import { abortedWaitingResult, noAnswerResult, requestOf, unansweredResult } from "./suspension.js";
+import { abandonedResult, abortedWaitingResult, noAnswerResult, requestOf, unansweredResult } from "./suspension.js";
 
 export interface RoundContext {
   /** The session whose execute path runs the calls. */
@@ -13,6 +13,10 @@ export interface RoundContext {
   parallel: boolean;
   waitFor?: WaitFor;
   guard: LoopGuard;
+  /** The turn the calls belong to: with the session and call id, each call's idempotency key. */
+  turnId: string;
+  /** Writes a settled result ahead, before the call counts as done. */
+  record(message: ToolMessage): Promise<void>;
   emit(event: FeedbackEvent): void;
 }
 
@@ -44,18 +48,24 @@ export async function runRound(calls: ToolCall[], context: RoundContext): Promis
     }
     context.emit({ type: "tool.repeated", callId: slot.call.id, name: slot.call.name, arguments: slot.call.arguments, count: verdict.count });
     slot.message = toolMessage(slot.call, errorResult(repeatedCallMessage(slot.call.name, verdict.count), { repeated: verdict.count }));
+    await context.record(slot.message);
     if (verdict.breach >= 2) stop = true;
   }
+  await runCalls(runnable, context);
+  return { slots, stop };
+}
+
+/** Runs calls afresh (concurrently when the context says so); each settled result is written ahead. */
+export async function runCalls(slots: PendingSlot[], context: RoundContext): Promise<void> {
   const host = new HostQueue(context);
   if (context.parallel) {
-    await Promise.all(runnable.map((slot) => runSlot(slot, context, host)));
-  } else {
-    for (const slot of runnable) {
-      if (context.signal.aborted) slot.message = toolMessage(slot.call, errorResult(`${slot.call.name} was aborted before it started`, { aborted: true }));
-      else await runSlot(slot, context, host);
-    }
+    await Promise.all(slots.map((slot) => runSlot(slot, context, host)));
+    return;
   }
-  return { slots, stop };
+  for (const slot of slots) {
+    if (context.signal.aborted) slot.message = toolMessage(slot.call, errorResult(`${slot.call.name} was aborted before it started`, { aborted: true }));
+    else await runSlot(slot, context, host);
+  }
 }
 
 /**
@@ -69,6 +79,21 @@ export async function answerSlot(slot: PendingSlot, answer: PendingAnswer, conte
   await runSlot(slot, context, new HostQueue(context), { answer, pending: requestOf(suspension) });
 }
 
+/**
+ * New input instead of an answer: every waiting slot's tool runs again with a `cancel` (reason
+ * `abandoned`), one at a time, so its source learns the question is off; a slot that was running
+ * when the process stopped is answered as `settleRunning` says.
+ */
+export async function abandonSlots(slots: PendingSlot[], context: RoundContext, settleRunning: (slot: PendingSlot) => ToolMessage): Promise<void> {
+  for (const slot of slots) {
+    if (slot.suspension) await answerSlot(slot, { action: "cancel", reason: "abandoned" }, { ...context, waitFor: undefined });
+    else if (!slot.message) {
+      slot.message = settleRunning(slot);
+      await context.record(slot.message);
+    }
+  }
+}
+
 export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
   const message: ToolMessage = { role: "tool", toolCallId: call.id, toolName: call.name, content: result.output };
   if (result.isError) message.isError = true;
@@ -76,31 +101,36 @@ export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
 }
 
 async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<void> {
+  const message = await settleSlot(slot, context, host, resumed);
+  if (!message) return;
+  slot.message = message;
+  await context.record(message);
+}
+
+/** The call's result, or undefined when it is left waiting for `agent.resume` (`slot.suspension`). */
+async function settleSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<ToolMessage | undefined> {
   const { call } = slot;
+  const request = { id: call.id, name: call.name, arguments: call.arguments };
+  const idempotencyKey = `${context.session.id}/${context.turnId}/${call.id}`;
   let answered = resumed;
   while (true) {
     const answer = answered ? { answer: answered.answer, pending: answered.pending } : {};
-    const result = await context.session.execute({ id: call.id, name: call.name, arguments: call.arguments }, { signal: context.signal, ...answer });
-    if (!result.pending || context.signal.aborted) {
-      slot.message = toolMessage(call, result);
-      return;
-    }
+    const result = await context.session.execute(request, { signal: context.signal, idempotencyKey, ...answer });
+    if (!result.pending || context.signal.aborted) return toolMessage(call, result);
     // A tool that asks again after a refusal gets no second round: the refusal is what the model reads.
-    if (answered && answered.answer.action !== "accept") {
-      slot.message = toolMessage(call, unanswered(answered));
-      return;
-    }
+    if (answered && answered.answer.action !== "accept") return toolMessage(call, unanswered(answered));
     const suspension = { ...result.pending, callId: call.id, toolName: call.name };
     context.emit({ type: "tool.pending", suspension });
     if (!context.waitFor) {
       slot.suspension = suspension;
-      return;
+      return undefined;
     }
     const reply = await host.ask(context.waitFor, suspension);
     if ("output" in reply) {
-      // The turn was aborted while the host had not answered.
-      slot.message = toolMessage(call, reply);
-      return;
+      // The turn was aborted while the host had not answered: the tool still hears it (its signal is
+      // aborted, so it only tells its source), and the model reads that the wait was aborted.
+      await context.session.execute(request, { signal: context.signal, idempotencyKey, answer: { action: "cancel", reason: "aborted" }, pending: result.pending });
+      return toolMessage(call, reply);
     }
     answered = { answer: reply.answer, pending: result.pending, ...(reply.failure !== undefined ? { failure: reply.failure } : {}) };
   }
@@ -114,7 +144,8 @@ interface Answered {
 }
 
 function unanswered({ answer, pending, failure }: Answered): ToolResult {
-  return failure !== undefined ? noAnswerResult(pending, failure) : unansweredResult(pending, answer);
+  if (failure !== undefined) return noAnswerResult(pending, failure);
+  return answer.reason === "abandoned" ? abandonedResult(pending) : unansweredResult(pending, answer);
 }
 
 /** Asks the host one question at a time, even when parallel calls suspend together. */

@@ -1,15 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { WeftError, emptyStats } from "@weft/sdk";
 import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, StepInfo, Suspension, ToolMessage, TurnMetadata, WaitFor } from "@weft/sdk";
 import type { Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
+import { abandonPending, resumePending } from "./pending-turn.js";
 import type { PendingSlot } from "./session-state.js";
-import { abandonedResult, abortedWaitingResult, requestOf } from "./suspension.js";
-import { answerSlot, runRound, toolMessage, type RoundContext } from "./tool-round.js";
+import { abortedWaitingResult } from "./suspension.js";
+import { runRound, toolMessage, type RoundContext } from "./tool-round.js";
 import { applyStepPlan } from "./step-plan.js";
 import { toolSpecs } from "./tool-specs.js";
 import { overLimitResult, TurnLimits, type AgentLimits, type LimitHit } from "./turn-limits.js";
 import { TurnTally } from "./turn-tally.js";
+import type { WriteAhead } from "./write-ahead.js";
 
 export type AgentStatus = "done" | "pending" | "incomplete" | "limit";
 /** Why a turn ended `incomplete`. */
@@ -47,10 +50,12 @@ export interface TurnDeps {
   settings: TurnSettings;
   signal: AbortSignal;
   waitFor?: WaitFor;
+  writeAhead: WriteAhead;
   emit(event: FeedbackEvent): void;
 }
 
-export type TurnStart = { input: string } | { answer: PendingAnswer };
+/** New input, or `resume`: with the host's answer, or without one to continue an interrupted turn. */
+export type TurnStart = { input: string } | { answer: PendingAnswer | undefined };
 
 /** The error an aborted turn rejects with; `isAbortError` recognises it. */
 export function turnAborted(reason: unknown): WeftError {
@@ -63,6 +68,7 @@ export function turnAborted(reason: unknown): WeftError {
  */
 export class Turn {
   readonly tally: TurnTally;
+  readonly turnId: string;
   readonly #deps: TurnDeps;
   readonly #guard: LoopGuard;
   readonly #limits: TurnLimits;
@@ -76,6 +82,7 @@ export class Turn {
     this.#deps = deps;
     const prior = resuming ? deps.session.pending : undefined;
     this.tally = new TurnTally(prior?.metadata);
+    this.turnId = prior?.turnId ?? randomUUID();
     this.#guard = new LoopGuard(deps.settings.repeatLimit, prior?.guard);
     this.#limits = new TurnLimits(deps.settings.limits, deps.session.usage, this.tally.metadata());
     this.#firstMessage = prior ? lastAssistantIndex(deps.session) : deps.session.history.length;
@@ -85,14 +92,13 @@ export class Turn {
     const { session, signal } = this.#deps;
     try {
       if ("input" in start) {
-        this.#abandonPending();
-        session.history.push({ role: "user", content: start.input });
+        await this.#abandonPending();
+        const message = { role: "user" as const, content: start.input };
+        session.history.push(message);
+        await this.#deps.writeAhead.record({ kind: "user", turnId: this.turnId, message });
       } else {
-        const pending = session.pending;
-        const slot = pending?.slots.find((candidate) => candidate.suspension);
-        if (!pending || !slot) throw new WeftError("NO_PENDING_REQUEST", "there is no pending request to answer; call process() with new input instead");
         const started = performance.now();
-        await answerSlot(slot, start.answer, this.#roundContext());
+        const pending = await resumePending(session.pending, start.answer, this.#roundContext());
         this.tally.addTools(0, performance.now() - started);
         const ended = this.#settleRound(pending.slots, pending.stop === true);
         if (ended) return ended;
@@ -114,6 +120,8 @@ export class Turn {
       const reply = await this.#callModel();
       session.history.push(reply);
       this.#lastReply = reply;
+      // Stored before any of its calls runs: a crash from here on knows which calls were made.
+      await this.#deps.writeAhead.record({ kind: "assistant", turnId: this.turnId, message: reply });
       const calls = reply.toolCalls ?? [];
       if (calls.length === 0) return this.#finish("done");
       if (reply.content) emit({ type: "text.interim", text: reply.content });
@@ -178,7 +186,7 @@ export class Turn {
     const { session, signal } = this.#deps;
     const waiting = slots.find((slot) => slot.suspension);
     if (waiting && !signal.aborted) {
-      session.pending = { slots, metadata: this.tally.metadata(), guard: this.#guard.state(), ...(stop ? { stop } : {}) };
+      session.pending = { slots, metadata: this.tally.metadata(), guard: this.#guard.state(), turnId: this.turnId, ...(stop ? { stop } : {}) };
       return this.#finish("pending", { suspension: waiting.suspension });
     }
     session.pending = undefined;
@@ -190,20 +198,20 @@ export class Turn {
     return stop ? this.#finish("incomplete", { reason: "repeated-tool-call" }) : undefined;
   }
 
-  /** New input while a turn waits: the outstanding slots are answered as abandoned first. */
-  #abandonPending(): void {
+  /** New input while a turn waits: its tools hear the cancel and every slot is answered first. */
+  async #abandonPending(): Promise<void> {
     const { session } = this.#deps;
     const pending = session.pending;
     if (!pending) return;
+    await abandonPending(pending, this.#roundContext(pending.turnId));
     session.pending = undefined;
-    for (const slot of pending.slots) {
-      session.history.push(slot.message ?? toolMessage(slot.call, slot.suspension ? abandonedResult(requestOf(slot.suspension)) : abortedWaitingResult(slot.call.name)));
-    }
+    for (const slot of pending.slots) if (slot.message) session.history.push(slot.message);
   }
 
-  #roundContext(): RoundContext {
-    const { session, signal, settings, waitFor, emit } = this.#deps;
-    return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, emit };
+  #roundContext(turnId = this.turnId): RoundContext {
+    const { session, signal, settings, waitFor, writeAhead, emit } = this.#deps;
+    const record = (message: ToolMessage) => writeAhead.record({ kind: "tool-result", turnId, message });
+    return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, turnId, record, emit };
   }
 
   #finish(status: AgentStatus | "aborted", extra: Pick<AgentResponse, "suspension" | "reason" | "limit" | "stoppedBy"> = {}): AgentResponse {

@@ -1,4 +1,4 @@
-import type { SessionStore as VersionedStore, StoredSession, ToolMessage, TurnRecord } from "@weft/sdk";
+import type { SessionStore as VersionedStore, StoredSession } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
 import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
 import type { SessionStore } from "./session-store.js";
@@ -34,6 +34,10 @@ export function versionedSessionStore(store: VersionedStore): SessionStore {
       };
       versions.set(sessionId, await store.save(sessionId, snapshot, expected));
     },
+    async append(sessionId, record) {
+      const expected = versions.get(sessionId) ?? (await store.load(sessionId))?.version ?? 0;
+      versions.set(sessionId, await store.append(sessionId, record, expected));
+    },
   };
 }
 
@@ -41,48 +45,13 @@ function sessionState(stored: StoredSession): SessionState {
   const state: SessionState = {
     version: 1,
     sessionId: stored.sessionId,
-    messages: [...stored.messages, ...settledRecords(stored.records)],
+    messages: stored.messages,
     todos: (stored.services[TODOS] as TodoItem[] | undefined) ?? [],
   };
   if (stored.prompt !== undefined) state.prompt = stored.prompt;
-  // A turn cut short after write-ahead records has moved past the pending round the snapshot holds.
-  if (stored.pending && stored.records.length === 0) state.pending = stored.pending.turn as PendingTurn;
+  if (stored.pending) state.pending = stored.pending.turn as PendingTurn;
+  if (stored.records.length > 0) state.records = stored.records;
   const baseline = stored.services[TOKEN_BASELINE] as TokenBaseline | undefined;
   if (baseline) state.tokenBaseline = baseline;
   return state;
-}
-
-/**
- * The messages of a turn that stopped (a crash) after its write-ahead records: every call the model
- * made gets an answer, so the transcript stays one a provider accepts. A call with no recorded result
- * may or may not have run; the model is told so rather than left to guess.
- */
-export function settledRecords(records: TurnRecord[]): (TurnRecord["message"])[] {
-  const messages: TurnRecord["message"][] = [];
-  let open = new Map<string, string>();
-  const closeRound = () => {
-    for (const [id, name] of open) messages.push(interrupted(id, name));
-    open = new Map();
-  };
-  for (const record of records) {
-    if (record.kind === "assistant") {
-      closeRound();
-      messages.push(record.message);
-      for (const call of record.message.toolCalls ?? []) open.set(call.id, call.name);
-    } else if (open.delete(record.message.toolCallId)) {
-      messages.push(record.message);
-    }
-  }
-  closeRound();
-  return messages;
-}
-
-function interrupted(toolCallId: string, toolName: string): ToolMessage {
-  return {
-    role: "tool",
-    toolCallId,
-    toolName,
-    content: `${toolName} was interrupted before its result was recorded (the process stopped); it may or may not have taken effect, so check before calling it again`,
-    isError: true,
-  };
 }

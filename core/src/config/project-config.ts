@@ -1,5 +1,6 @@
 import { EFFORTS, type Effort } from "@weft/sdk";
 import type { ConfigDocument, ConfigPath } from "./config-document.js";
+import { isLocalAgent, localAgents, type LocalAgentConfig } from "../agent/local-agents.js";
 
 /** weft.config.yaml, validated. */
 export interface ProjectConfig {
@@ -24,6 +25,11 @@ export interface ProjectConfig {
   /** Tool names to drop, whatever source produced them. */
   disableTools: string[];
   maxIterations?: number;
+  /**
+   * Local subagents (`{ name, description, local: { instructions, model?, tools?: { only | exclude }, maxIterations? } }`)
+   * from `agents:`; the remote A2A entries there go to the plugin that declares the key.
+   */
+  agents?: LocalAgentConfig[];
   /** Bounds the load (MCP connections, agent cards), in ms. */
   deadline?: number;
   /** Where sessions are kept: `{ store: sqlite, url: ./sessions.db }` or `{ store: postgres, url: postgres://... }`. */
@@ -87,6 +93,15 @@ const OPTIONS: Record<string, Check> = {
   skills: stringList,
   disableTools: stringList,
   maxIterations: wholeNumber("0 for no limit"),
+  agents: (value, path, doc) => {
+    if (!Array.isArray(value)) throw doc.error(path, "expected a list of agents ({ card: <agent card URL> })");
+    return value.map((agent, index) => {
+      if (!isRecord(agent)) throw doc.error([...path, index], "expected { card: <agent card URL>, name?, headers?, timeout? } or { name, description, local: { instructions } }");
+      if (agent.local !== undefined) return localAgent(agent, [...path, index], doc);
+      string(agent.card, [...path, index, "card"], doc);
+      return agent;
+    });
+  },
   deadline: wholeNumber("milliseconds"),
   sessions: (value, path, doc) => {
     const shape = "expected { store: memory | sqlite | postgres, url: <database file or postgres:// URL> }";
@@ -103,6 +118,29 @@ const PLUGIN_KEYS = new Set(["mcp", "skills"]);
 
 /** The options the project reads itself. */
 export const PROJECT_OPTIONS: readonly string[] = Object.keys(OPTIONS).filter((key) => !PLUGIN_KEYS.has(key));
+
+/** A subagent run here: `{ name, description, local: { instructions, model?, tools?: { only?, exclude? }, maxIterations? } }`. */
+function localAgent(agent: Record<string, unknown>, path: ConfigPath, doc: ConfigDocument): Record<string, unknown> {
+  const known = (value: Record<string, unknown>, keys: string[], at: ConfigPath) => {
+    for (const key of Object.keys(value)) if (!keys.includes(key)) throw doc.error([...at, key], `is not an option of a local agent (known: ${keys.join(", ")})`, { atKey: true });
+  };
+  known(agent, ["name", "description", "local"], path);
+  string(agent.name, [...path, "name"], doc);
+  string(agent.description, [...path, "description"], doc);
+  const local = agent.local;
+  if (!isRecord(local)) throw doc.error([...path, "local"], "expected { instructions, model?, tools?: { only | exclude }, maxIterations? }");
+  known(local, ["instructions", "model", "tools", "maxIterations"], [...path, "local"]);
+  string(local.instructions, [...path, "local", "instructions"], doc);
+  if (local.model !== undefined) OPTIONS.model?.(local.model, [...path, "local", "model"], doc);
+  if (local.maxIterations !== undefined) wholeNumber("0 for no limit")(local.maxIterations, [...path, "local", "maxIterations"], doc);
+  if (local.tools !== undefined) {
+    if (!isRecord(local.tools)) throw doc.error([...path, "local", "tools"], "expected { only: [<tool>, ...] } or { exclude: [<tool>, ...] }");
+    known(local.tools, ["only", "exclude"], [...path, "local", "tools"]);
+    const tools = local.tools;
+    for (const key of ["only", "exclude"]) if (tools[key] !== undefined) tools[key] = stringList(tools[key], [...path, "local", "tools", key], doc);
+  }
+  return agent;
+}
 
 function wholeNumber(meaning: string): Check {
   return (value, path, doc) => {
@@ -125,6 +163,12 @@ export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
     }
     config[key] = check(value, [key], doc);
     if (PLUGIN_KEYS.has(key)) keys[key] = config[key];
+    if (key === "agents") {
+      // Local subagents are the agent's; the remote ones are the A2A plugin's key.
+      const remote = (config[key] as unknown[]).filter((entry) => !isLocalAgent(entry));
+      config[key] = localAgents(config[key] as unknown[]);
+      if (remote.length > 0) keys[key] = remote;
+    }
   }
   return config as unknown as ProjectConfig;
 }
