@@ -13,3 +13,4 @@ export * from "../provider-model.js";
 export * from "../reply-builder.js";
 export * from "../stream-collector.js";
 export * from "../model-capabilities.js";
+export * from "../output-schema.js";
