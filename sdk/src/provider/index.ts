@@ -14,3 +14,4 @@ export * from "../reply-builder.js";
 export * from "../stream-collector.js";
 export * from "../model-capabilities.js";
 export * from "../output-schema.js";
+export * from "../structured-output.js";
