@@ -7,6 +7,7 @@ import type {
   FeedbackEvent,
   Kernel,
   Message,
+  OutputRequest,
   PendingAnswer,
   Registrable,
   Suspension,
@@ -74,6 +75,8 @@ export interface SessionOptions {
 
 export interface TurnOptions {
   signal?: AbortSignal;
+  /** A typed answer: the turn's final answer validated against this schema (`response.output`). Pass it again to `resume`. */
+  output?: OutputRequest;
 }
 
 /** What `stream` yields: the feedback events of the turn, then the response. */
@@ -312,6 +315,7 @@ class WeftAgent implements Agent {
           settings: this.#settings,
           signal,
           waitFor: this.#waitFor,
+          ...(options.output ? { output: options.output } : {}),
           emit: (event) => this.#emit(event),
         }, "answer" in start);
         running.tally = turn.tally;

@@ -1,5 +1,5 @@
 import { WeftError, emptyStats } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
+import type { AssistantMessage, ChatModel, FeedbackEvent, OutputRequest, PendingAnswer, Suspension, TurnMetadata, WaitFor } from "@weft/sdk";
 import type { CompactionTurnState, Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
@@ -8,6 +8,7 @@ import { abandonedResult, abortedWaitingResult, requestOf } from "./suspension.j
 import { answerSlot, runRound, toolMessage, type RoundContext } from "./tool-round.js";
 import { toolSpecs } from "./tool-specs.js";
 import { TurnTally } from "./turn-tally.js";
+import { typedAnswer, withOutput } from "./typed-answer.js";
 
 export type AgentStatus = "done" | "pending" | "incomplete";
 /** Why a turn ended `incomplete`. */
@@ -23,6 +24,8 @@ export interface AgentResponse {
   suspension?: Suspension;
   /** With `incomplete`: which limit ended the turn. */
   reason?: IncompleteReason;
+  /** With `output` asked for and status `done`: the answer as a value validated against the schema. */
+  output?: Record<string, unknown>;
 }
 
 export interface TurnSettings {
@@ -40,6 +43,8 @@ export interface TurnDeps {
   settings: TurnSettings;
   signal: AbortSignal;
   waitFor?: WaitFor;
+  /** A typed answer: see typed-answer.ts. */
+  output?: OutputRequest;
   emit(event: FeedbackEvent): void;
 }
 
@@ -126,9 +131,10 @@ export class Turn {
     signal.throwIfAborted();
     const started = performance.now();
     let reply: AssistantMessage | undefined;
-    for await (const event of model.stream({ ...prepared, signal })) {
+    for await (const event of model.stream({ ...withOutput(prepared, this.#deps.output), signal })) {
       if (event.type === "text") emit({ type: "text.delta", delta: event.delta });
       else if (event.type === "reasoning") emit({ type: "reasoning.delta", delta: event.delta });
+      else if (event.type === "output") emit({ type: "output.partial", partial: event.partial });
       else if (event.type === "notice") emit({ type: "model.notice", model: ref, code: event.code, message: event.message });
       else if (event.type === "done") reply = event.message;
     }
@@ -185,6 +191,8 @@ export class Turn {
     const response: AgentResponse = { content: this.#lastText(), status: status === "aborted" ? "incomplete" : status, metadata };
     if (extra.suspension) response.suspension = extra.suspension;
     if (extra.reason) response.reason = extra.reason;
+    const output = status === "done" ? typedAnswer(this.#deps.session.history, this.#firstMessage) : undefined;
+    if (output) response.output = output;
     return response;
   }
 
