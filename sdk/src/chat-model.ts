@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, Stats, ToolCall } from "./message.js";
+import type { SchemaInput } from "./tool-input.js";
 
 /** One relative reasoning ladder; each provider maps it onto its own knob. */
 export type Effort = "off" | "low" | "medium" | "high" | "max";
@@ -18,8 +19,27 @@ export interface ChatRequest {
   /** Upper bound on output tokens; a provider default applies when absent. */
   maxTokens?: number;
   temperature?: number;
+  /** Nucleus sampling; a provider leaves it out where the model refuses it (Anthropic with thinking), with a notice. */
+  topP?: number;
+  /** Top-k sampling, where the provider has it (Anthropic, Ollama); a notice where it is left out. */
+  topK?: number;
+  /**
+   * Structured output: the final reply is one JSON object following `schema`, validated, and handed
+   * back as `AssistantMessage.output`. A reply with tool calls is a step, not the answer: it is not checked.
+   */
+  output?: OutputRequest;
   /** Aborting ends the HTTP request at once. */
   signal?: AbortSignal;
+}
+
+/** What a structured-output request asks for. */
+export interface OutputRequest {
+  /** typebox, plain JSON Schema (type object) or a Standard Schema that exports JSON Schema (zod 4, valibot, arktype). */
+  schema: SchemaInput | Record<string, unknown>;
+  /** The schema's name where a provider wants one (1-64 letters, digits, `_`, `-`); default `output`. */
+  name?: string;
+  /** What the value is, for the model. */
+  description?: string;
 }
 
 /** Events of `ChatModel.stream`, in the order they arrive on the wire. */
@@ -30,6 +50,8 @@ export type StreamEvent =
   | { type: "usage"; stats: Stats }
   /** The provider changed the request to fit the model (dropped thinking, an image...): says what and why. */
   | { type: "notice"; code: string; message: string }
+  /** With `output`: the object as far as the reply's JSON has come (keys may still be missing or grow). */
+  | { type: "output"; partial: Record<string, unknown> }
   | { type: "done"; message: AssistantMessage };
 
 export interface ModelInfo {

@@ -1,4 +1,5 @@
 import type { ContentPart, DocumentPart, ImagePart, ToolMessage, UserMessage } from "./message.js";
+import type { ToolResult } from "./tool.js";
 
 /** The parts of a user message or tool result: its `parts`, or its text as the one part. */
 export function messageParts(message: UserMessage | ToolMessage): ContentPart[] {
@@ -33,4 +34,27 @@ export function partPlaceholder(part: ImagePart | DocumentPart, reason: string):
 /** The part's bytes as a `data:` URL, or its URL. */
 export function partUrl(part: ImagePart | DocumentPart): string {
   return part.data !== undefined ? `data:${part.mediaType};base64,${part.data}` : (part.url ?? "");
+}
+
+/** The media types every provider that takes images or documents accepts. */
+export const MODEL_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"]);
+
+/**
+ * A part from base64 bytes or a URL of a type models read (see MODEL_MEDIA_TYPES); undefined for any
+ * other type (audio, SVG, archives), which a tool describes in its text instead.
+ */
+export function mediaPart(mediaType: string, source: { data: string } | { url: string }, name?: string): ImagePart | DocumentPart | undefined {
+  const type = mediaType.toLowerCase().split(";")[0]?.trim() ?? "";
+  if (!MODEL_MEDIA_TYPES.has(type)) return undefined;
+  if (type === "application/pdf") return { type: "document", mediaType: type, ...source, ...(name !== undefined ? { name } : {}) };
+  return { type: "image", mediaType: type, ...source };
+}
+
+/**
+ * A tool result whose text is followed by the images or documents it returned: `output` (what a
+ * text-only model or reader sees) names them; `parts` carries the text and then the media.
+ */
+export function mediaResult(output: string, media: readonly (ImagePart | DocumentPart)[], extra: Omit<ToolResult, "output" | "parts"> = {}): ToolResult {
+  if (media.length === 0) return { ...extra, output };
+  return { ...extra, output, parts: [...(output ? [{ type: "text" as const, text: output }] : []), ...media] };
 }

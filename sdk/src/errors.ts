@@ -44,7 +44,8 @@ export type WeftErrorCode =
   | "SESSION_CLOSED"
   | "HOOK_FAILED"
   | "SERVICE_DUPLICATE"
-  | "SESSION_CONFLICT";
+  | "SESSION_CONFLICT"
+  | "OUTPUT_INVALID";
 
 export interface WeftErrorOptions {
   cause?: unknown;
@@ -181,6 +182,20 @@ export class SessionConflictError extends WeftError {
     this.sessionId = sessionId;
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;
+  }
+}
+
+/**
+ * A structured-output reply that was still invalid after the repair round. `text` is the model's
+ * last reply as it came; `problems` are the failing paths, one line each (`/path: message`).
+ */
+export class OutputValidationError extends WeftError {
+  readonly text: string;
+  readonly problems: readonly string[];
+  constructor(model: string, text: string, problems: readonly string[]) {
+    super("OUTPUT_INVALID", `${model}: the reply does not match the output schema after a repair round: ${problems.join("; ")}`);
+    this.text = text;
+    this.problems = problems;
   }
 }
 

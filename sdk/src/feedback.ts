@@ -30,6 +30,8 @@ export interface FeedbackEventMap {
   "model.notice": { model: string; code: string; message: string };
   "text.delta": { delta: string };
   "reasoning.delta": { delta: string };
+  /** With a typed answer asked for: the object as far as the model's JSON has come. */
+  "output.partial": { partial: Record<string, unknown> };
   /** Text the model wrote alongside tool calls. */
   "text.interim": { text: string };
   "tool.called": { callId: string; name: string; arguments: Record<string, unknown> };

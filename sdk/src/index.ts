@@ -30,5 +30,7 @@ export * from "./sse-parser.js";
 export * from "./ndjson-parser.js";
 // Provider-author machinery (providerFetch, the reply builder, settings, capabilities): @weft/sdk/provider.
 export * from "./content-parts.js";
+export * from "./structured-output.js";
+export * from "./partial-json.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";

@@ -105,6 +105,8 @@ export interface AssistantMessage {
   stopReason?: string;
   /** `provider/model` that wrote this message. */
   model?: string;
+  /** With a structured-output request: the reply's value, validated against the schema. */
+  output?: Record<string, unknown>;
 }
 
 export interface ToolMessage {

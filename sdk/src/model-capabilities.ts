@@ -1,3 +1,4 @@
+import type { StreamEvent } from "./chat-model.js";
 import type { Stats } from "./message.js";
 
 /**
@@ -19,6 +20,8 @@ export interface ModelCapabilities {
   structuredOutput: boolean;
   /** Prices per million tokens, for cost where the provider does not report it. */
   pricing?: ModelPricing;
+  /** The sampling parameters the model takes (`temperature`, `top_p`, `top_k`), where the provider lists them. */
+  samplingParameters?: readonly string[];
 }
 
 /** US dollars per million tokens. */
@@ -86,5 +89,18 @@ export class CapabilityCache<C extends ModelCapabilities> {
       const reason = error instanceof Error ? error.message : String(error);
       return { capabilities: this.fallback(model), source: "fallback", reason };
     }
+  }
+}
+
+/**
+ * Adds `costUsd` to the usage and the final message of a reply whose provider reports no cost, from
+ * a price table (a local model's all-zero prices report a cost of 0, which is a cost too).
+ */
+export async function* pricedEvents(events: AsyncIterable<StreamEvent>, pricing: ModelPricing | undefined): AsyncGenerator<StreamEvent> {
+  for await (const event of events) {
+    if (pricing && event.type === "usage" && event.stats.costUsd === undefined) yield { type: "usage", stats: { ...event.stats, costUsd: costFromPricing(event.stats, pricing) } };
+    else if (pricing && event.type === "done" && event.message.stats && event.message.stats.costUsd === undefined) {
+      yield { type: "done", message: { ...event.message, stats: { ...event.message.stats, costUsd: costFromPricing(event.message.stats, pricing) } } };
+    } else yield event;
   }
 }

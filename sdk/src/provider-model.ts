@@ -1,12 +1,15 @@
 import { EFFORTS, type ChatModel, type ChatRequest, type Effort, type ModelInfo, type StreamEvent } from "./chat-model.js";
 import { ProviderError, WeftError } from "./errors.js";
 import { collectMessage } from "./stream-collector.js";
+import { withStructuredOutput, type ResolvedOutput } from "./structured-output.js";
 import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy } from "./retry-policy.js";
 
 /** The settings one call runs with, taken when it starts: a later change leaves it alone. */
 export interface ModelCall {
   model: string;
   effort: Effort;
+  /** With a structured-output request: the schema to map onto the provider's native mode. */
+  output?: ResolvedOutput;
 }
 
 /** What a provider implements; `createProviderModel` turns it into a ChatModel. */
@@ -47,7 +50,8 @@ export function createProviderModel(driver: ProviderModelDriver): ChatModel {
    */
   function stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
     // Taken now, not at the first read: a later changeModel leaves this call alone.
-    return retrying(request, { model, effort });
+    const call: ModelCall = { model, effort };
+    return withStructuredOutput(request, `${provider}/${call.model}`, (attempt, output) => retrying(attempt, output ? { ...call, output } : call));
   }
 
   async function* retrying(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {

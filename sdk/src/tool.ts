@@ -1,3 +1,4 @@
+import type { ContentPart } from "./message.js";
 import type { WeftServices } from "./plugin.js";
 import { redactSecrets } from "./secret-redaction.js";
 import type { ValidationOutcome } from "./tool-input.js";
@@ -105,6 +106,11 @@ export interface ToolContext {
 export interface ToolResult {
   /** The text the model reads. */
   output: string;
+  /**
+   * Images or documents the tool returned, in order with its text (see `mediaResult`): providers that
+   * take them send these instead of `output`; the others send `output`, which names what is attached.
+   */
+  parts?: ContentPart[];
   isError?: boolean;
   /** Extra data for applications (MCP content blocks, exit codes); never sent to the model. */
   metadata?: Record<string, unknown>;

@@ -7,6 +7,7 @@ import type {
   FeedbackEvent,
   Kernel,
   Message,
+  OutputRequest,
   PendingAnswer,
   Registrable,
   Suspension,
@@ -87,6 +88,8 @@ export interface SessionOptions {
 
 export interface TurnOptions {
   signal?: AbortSignal;
+  /** A typed answer: the turn's final answer validated against this schema (`response.output`). Pass it again to `resume`. */
+  output?: OutputRequest;
 }
 
 /** What `stream` yields: the feedback events of the turn, then the response. */
@@ -397,6 +400,7 @@ class WeftAgent implements Agent {
           signal,
           waitFor: this.#waitFor,
           writeAhead: this.#requireWriteAhead(),
+          ...(options.output ? { output: options.output } : {}),
           emit: (event) => this.#emit(event),
         }, "answer" in start);
         running.tally = turn.tally;

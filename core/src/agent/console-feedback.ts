@@ -38,6 +38,7 @@ function describe(event: FeedbackEvent, excerpt: (text: string) => string): stri
       return `model ${event.model}: context window unknown (${excerpt(event.reason)})`;
     case "text.delta":
     case "reasoning.delta":
+    case "output.partial":
       return undefined;
     case "text.interim":
       return `assistant: ${excerpt(event.text)}`;

@@ -96,6 +96,7 @@ export async function abandonSlots(slots: PendingSlot[], context: RoundContext, 
 
 export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
   const message: ToolMessage = { role: "tool", toolCallId: call.id, toolName: call.name, content: result.output };
+  if (result.parts?.length) message.parts = result.parts;
   if (result.isError) message.isError = true;
   return message;
 }

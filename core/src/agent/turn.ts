@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WeftError, emptyStats } from "@weft/sdk";
-import type { AssistantMessage, ChatModel, FeedbackEvent, PendingAnswer, StepInfo, Suspension, ToolMessage, TurnMetadata, WaitFor } from "@weft/sdk";
+import type { AssistantMessage, ChatModel, FeedbackEvent, OutputRequest, PendingAnswer, StepInfo, Suspension, ToolMessage, TurnMetadata, WaitFor } from "@weft/sdk";
 import type { Compactor } from "./compaction.js";
 import { LoopGuard } from "./loop-guard.js";
 import type { Session } from "./session.js";
@@ -13,6 +13,7 @@ import { toolSpecs } from "./tool-specs.js";
 import { overLimitResult, TurnLimits, type AgentLimits, type LimitHit } from "./turn-limits.js";
 import { TurnTally } from "./turn-tally.js";
 import type { WriteAhead } from "./write-ahead.js";
+import { withOutput } from "./typed-answer.js";
 
 export type AgentStatus = "done" | "pending" | "incomplete" | "limit";
 /** Why a turn ended `incomplete`. */
@@ -32,6 +33,8 @@ export interface AgentResponse {
   limit?: LimitHit;
   /** With reason `stop-condition`: what the `stopWhen` tap said. */
   stoppedBy?: string;
+  /** With `output` asked for and status `done`: the answer as a value validated against the schema. */
+  output?: Record<string, unknown>;
 }
 
 export interface TurnSettings {
@@ -51,6 +54,8 @@ export interface TurnDeps {
   signal: AbortSignal;
   waitFor?: WaitFor;
   writeAhead: WriteAhead;
+  /** A typed answer: see typed-answer.ts. */
+  output?: OutputRequest;
   emit(event: FeedbackEvent): void;
 }
 
@@ -158,9 +163,10 @@ export class Turn {
       emit({ type: "model.request", model: ref, messages: messages.length, tools: offered.length });
       const prepared = await scope.prepareRequest(offered.length > 0 ? { messages, tools: offered } : { messages }, model);
       signal.throwIfAborted();
-      for await (const event of model.stream({ ...prepared, signal })) {
+      for await (const event of model.stream({ ...withOutput(prepared, this.#deps.output), signal })) {
         if (event.type === "text") emit({ type: "text.delta", delta: event.delta });
         else if (event.type === "reasoning") emit({ type: "reasoning.delta", delta: event.delta });
+        else if (event.type === "output") emit({ type: "output.partial", partial: event.partial });
         else if (event.type === "notice") emit({ type: "model.notice", model: ref, code: event.code, message: event.message });
         else if (event.type === "done") reply = event.message;
       }
@@ -218,7 +224,11 @@ export class Turn {
     const metadata = this.tally.metadata();
     this.#deps.session.usage = this.#limits.settle(metadata);
     this.#deps.emit({ type: "turn.finished", metadata, status });
-    return { content: this.#lastText(), status: status === "aborted" ? "incomplete" : status, metadata, ...extra };
+    const response: AgentResponse = { content: this.#lastText(), status: status === "aborted" ? "incomplete" : status, metadata, ...extra };
+    // The typed answer is the validated output of the reply that ended the turn.
+    const output = status === "done" ? this.#lastReply?.output : undefined;
+    if (output) response.output = output;
+    return response;
   }
 
   /** Where the turn stands, for `prepareStep` and `stopWhen`: the latest reply and its results. */

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Task } from "@a2a-js/sdk";
-import { deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import { deadlinePassed, errorMessage, errorResult, mediaResult } from "@weft/sdk";
 import type { PendingAnswer, PendingRequest, ToolContext, ToolResult } from "@weft/sdk";
 import { artifactsText, messageText, messageUrl } from "./message-text.js";
+import { artifactsMedia, messageMedia } from "./message-media.js";
 import type { RemoteAgent } from "./remote-agent.js";
 import { NO_SESSION, type Conversation, type Conversations } from "./conversations.js";
 import { TaskFollower, type Settled } from "./task-follower.js";
@@ -104,7 +105,7 @@ function conversationAfter(outcome: Settled): Conversation | undefined {
 export function resultOf(agentName: string, settled: Settled, resumed?: string): ToolResult {
   if (settled.kind === "message") {
     const text = messageText(settled.message);
-    return { output: text || `${agentName} replied without text`, metadata: { contextId: settled.message.contextId, ...(resumed ? { resumed } : {}) } };
+    return mediaResult(text || `${agentName} replied without text`, messageMedia(settled.message), { metadata: { contextId: settled.message.contextId, ...(resumed ? { resumed } : {}) } });
   }
   const { task } = settled;
   const state = stateOf(task);
@@ -113,7 +114,8 @@ export function resultOf(agentName: string, settled: Settled, resumed?: string):
   switch (state) {
     case TaskState.TASK_STATE_COMPLETED: {
       const text = artifactsText(task.artifacts) || said || messageText(lastAgentMessage(task));
-      return { output: text || `${agentName} completed the task without a text reply`, metadata };
+      const media = task.artifacts?.length ? artifactsMedia(task.artifacts) : messageMedia(task.status?.message ?? lastAgentMessage(task));
+      return mediaResult(text || `${agentName} completed the task without a text reply`, media, { metadata });
     }
     case TaskState.TASK_STATE_FAILED:
       return errorResult(`${agentName} failed the task: ${said || "no reason given"}`, metadata);

@@ -65,7 +65,7 @@ export function createAiSdkModel(options: AiSdkModelOptions): ChatModel {
   };
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const callOptions = toCallOptions(request, provider, call.effort, options.maxTokens);
+    const callOptions = toCallOptions(request, provider, call.effort, options.maxTokens, call.output);
     const { parts, retries } = await openStream(provider, languageModel(call.model), callOptions, policy);
     yield* decodeParts(parts, provider, new ReplyBuilder(`${provider}/${call.model}`), retries);
   }

@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, SharedV4FileData } from "@ai-sdk/provider";
-import { messageParts, type ChatRequest, type Effort, type Message, type ReasoningBlock, type UserMessage } from "@weft/sdk";
+import { messageParts, outputInstruction, type ChatRequest, type Effort, type Message, type ReasoningBlock, type ResolvedOutput, type UserMessage } from "@weft/sdk";
 
 type ProviderOptions = NonNullable<LanguageModelV4CallOptions["providerOptions"]>;
 
@@ -60,11 +60,21 @@ const REASONING: Record<Effort, LanguageModelV4CallOptions["reasoning"]> = {
 };
 
 /** The call options of one request; absent settings are left out, so the provider's defaults hold. */
-export function toCallOptions(request: ChatRequest, provider: string, effort: Effort, maxTokens: number | undefined): LanguageModelV4CallOptions {
-  const options: LanguageModelV4CallOptions = { prompt: toAiSdkPrompt(request.messages, provider) };
+export function toCallOptions(request: ChatRequest, provider: string, effort: Effort, maxTokens: number | undefined, output?: ResolvedOutput): LanguageModelV4CallOptions {
+  // The schema is also stated in a system message: an AI SDK provider without structured outputs
+  // (openai-compatible by default) sends JSON mode without the schema, with only a warning.
+  const messages: readonly Message[] = output ? [{ role: "system", content: outputInstruction(output) }, ...request.messages] : request.messages;
+  const options: LanguageModelV4CallOptions = { prompt: toAiSdkPrompt(messages, provider) };
   const outputTokens = request.maxTokens ?? maxTokens;
   if (outputTokens !== undefined) options.maxOutputTokens = outputTokens;
   if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.topP !== undefined) options.topP = request.topP;
+  if (request.topK !== undefined) options.topK = request.topK;
+  // The AI SDK provider maps a JSON response format onto its API's structured output (or JSON mode);
+  // weft validates and repairs the reply as for every provider.
+  if (output) {
+    options.responseFormat = { type: "json", schema: output.jsonSchema, name: output.name, ...(output.description !== undefined ? { description: output.description } : {}) };
+  }
   if (request.tools && request.tools.length > 0) {
     options.tools = request.tools.map(
       (tool): LanguageModelV4FunctionTool => ({ type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),

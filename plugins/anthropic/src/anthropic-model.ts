@@ -2,8 +2,10 @@ import { Type } from "typebox";
 import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   CapabilityCache,
+  answerToolAsText,
   createProviderModel,
   parseJsonChunk,
+  pricedEvents,
   providerFetch,
   providerSettingsProperties,
   requireApiKey,
@@ -13,7 +15,8 @@ import {
   type ProviderFetchOptions,
 } from "@weft/sdk/provider";
 import { ANTHROPIC, anthropicRequest } from "./anthropic-request.js";
-import { anthropicFallbackCapabilities, readModelInfo } from "./anthropic-capabilities.js";
+import { anthropicFallbackCapabilities, readModelInfo, type AnthropicCapabilities } from "./anthropic-capabilities.js";
+import { anthropicPricing } from "./anthropic-prices.js";
 import { decodeAnthropicStream, messageAsEvents } from "./anthropic-stream.js";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -24,6 +27,12 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 export const AnthropicSettings = Type.Object({
   ...providerSettingsProperties,
   promptCaching: Type.Optional(Type.Boolean({ description: "Mark the last tool, the system block and the last message for prompt caching (default true)" })),
+  prices: Type.Optional(
+    Type.Object(
+      { input: Type.Number({ minimum: 0 }), output: Type.Number({ minimum: 0 }), cacheRead: Type.Optional(Type.Number({ minimum: 0 })), cacheWrite: Type.Optional(Type.Number({ minimum: 0 })) },
+      { description: "US dollars per million tokens for costUsd (default: Anthropic's list prices by model family)" },
+    ),
+  ),
 });
 
 /** A ChatModel over the Messages API. `defaults` are the plugin options; the spec's fields win. */
@@ -50,13 +59,21 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
   );
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const dependsOnModel = call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const dependsOnModel = call.output !== undefined || call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const model = dependsOnModel ? (await capabilities.get(call.model)).capabilities : undefined;
+    const events = pricedEvents(reply(request, call, model), settings.prices ?? anthropicPricing(call.model));
+    // Without native structured outputs the answer comes as the forced tool's call: read as the reply's text.
+    yield* call.output && !model?.structuredOutput ? answerToolAsText(events, call.output.name) : events;
+  }
+
+  async function* reply(request: ChatRequest, call: ModelCall, model: AnthropicCapabilities | undefined): AsyncGenerator<StreamEvent> {
     const { body, notices } = anthropicRequest(request, {
       model: call.model,
       effort: call.effort,
       maxTokens: settings.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
       promptCaching: settings.promptCaching ?? true,
-      ...(dependsOnModel ? { capabilities: (await capabilities.get(call.model)).capabilities } : {}),
+      ...(model ? { capabilities: model } : {}),
+      ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
     const response = await providerFetch({ url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal }, transport);

@@ -1,4 +1,5 @@
-import { messageParts, partPlaceholder, type ChatRequest, type ContentPart, type Effort, type Message, type ToolSpec } from "@weft/sdk";
+import { messageParts, partPlaceholder, type ChatRequest, type ContentPart, type Effort, type Message, type ResolvedOutput, type ToolSpec } from "@weft/sdk";
+import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT } from "@weft/sdk/provider";
 import { anthropicFallbackCapabilities, type AnthropicCapabilities, type AnthropicEffort } from "./anthropic-capabilities.js";
 
 /** The provider id, on ReasoningBlocks too: only blocks with it are replayed to Anthropic. */
@@ -39,9 +40,12 @@ export interface AnthropicBody {
   system?: { type: "text"; text: string; cache_control?: CacheControl }[];
   messages: AnthropicTurn[];
   tools?: AnthropicTool[];
+  tool_choice?: { type: "auto" } | { type: "any" } | { type: "tool"; name: string };
   thinking?: { type: "adaptive" } | { type: "enabled"; budget_tokens: number };
-  output_config?: { effort: AnthropicEffort };
+  output_config?: { effort?: AnthropicEffort; format?: { type: "json_schema"; schema: Record<string, unknown> } };
   temperature?: number;
+  top_p?: number;
+  top_k?: number;
   stream: true;
 }
 
@@ -53,6 +57,8 @@ export interface AnthropicCall {
   promptCaching: boolean;
   /** What the model accepts; the family table's row for `model` when absent. */
   capabilities?: AnthropicCapabilities;
+  /** Structured output: `output_config.format` where the model has it, else a forced answer tool of this name. */
+  output?: ResolvedOutput;
 }
 
 /** Something the request had to leave out or change to be valid for the model. */
@@ -93,22 +99,87 @@ export function anthropicRequest(request: ChatRequest, call: AnthropicCall): { b
   const tools = request.tools ?? [];
   const limit = Math.min(request.maxTokens ?? call.maxTokens, capabilities.maxOutputTokens ?? Number.POSITIVE_INFINITY);
   const reasoning = reasoningFields(call.effort, limit, capabilities, request.messages, notices);
-  if (reasoning.thinking && request.temperature !== undefined) {
-    notices.push({ code: "temperature-dropped", message: `temperature ${request.temperature} was not sent: Anthropic does not take it with thinking on` });
-  }
+  const thinking = reasoning.thinking !== undefined;
+  const output = call.output ? outputFields(call.output, capabilities, tools.length > 0, thinking, notices) : {};
+  const outputConfig = { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(output.format ? { format: output.format } : {}) };
+  const allTools = [...tools.map(toTool), ...(output.answerTool ? [output.answerTool] : [])];
   const body: AnthropicBody = {
     model: call.model,
     max_tokens: reasoning.maxTokens,
     ...(systems.length > 0 ? { system: [{ type: "text" as const, text: systems.join("\n\n") }] } : {}),
     messages,
-    ...(tools.length > 0 ? { tools: tools.map(toTool) } : {}),
+    ...(allTools.length > 0 ? { tools: allTools } : {}),
+    ...(output.toolChoice ? { tool_choice: output.toolChoice } : {}),
     ...(reasoning.thinking ? { thinking: reasoning.thinking } : {}),
-    ...(reasoning.effort ? { output_config: { effort: reasoning.effort } } : {}),
-    ...(request.temperature !== undefined && !reasoning.thinking ? { temperature: request.temperature } : {}),
+    ...(Object.keys(outputConfig).length > 0 ? { output_config: outputConfig } : {}),
+    ...samplingFields(request, call.model, thinking, notices),
     stream: true,
   };
   if (call.promptCaching) markCacheBreakpoints(body);
   return { body, notices };
+}
+
+/**
+ * Models from Opus 4.1 / Sonnet 4.5 / Haiku 4.5 on refuse `temperature` and `top_p` together
+ * ("cannot both be specified for this model. Please use only one").
+ */
+const ONE_SAMPLING_PARAMETER = /^claude-(?:opus-4-[1-9]|sonnet-4-[5-9]|haiku-4-[5-9]|[a-z]+-[5-9]|mythos|fable)/;
+
+/**
+ * `temperature`, `top_p`, `top_k` as the model takes them. With thinking on, Anthropic refuses
+ * changed `temperature` and `top_k` and takes `top_p` only from 0.95 to 1; newer models take only
+ * one of `temperature` and `top_p` (temperature wins). What is left out is said in a notice.
+ */
+function samplingFields(request: ChatRequest, model: string, thinking: boolean, notices: RequestNotice[]): Pick<AnthropicBody, "temperature" | "top_p" | "top_k"> {
+  const fields: Pick<AnthropicBody, "temperature" | "top_p" | "top_k"> = {};
+  const { temperature, topP, topK } = request;
+  if (temperature !== undefined) {
+    if (thinking) notices.push({ code: "temperature-dropped", message: `temperature ${temperature} was not sent: Anthropic does not take it with thinking on` });
+    else fields.temperature = temperature;
+  }
+  if (topK !== undefined) {
+    if (thinking) notices.push({ code: "top-k-dropped", message: `top_k ${topK} was not sent: Anthropic does not take it with thinking on` });
+    else fields.top_k = topK;
+  }
+  if (topP !== undefined) {
+    if (thinking && (topP < 0.95 || topP > 1)) notices.push({ code: "top-p-dropped", message: `top_p ${topP} was not sent: with thinking on Anthropic takes top_p only from 0.95 to 1` });
+    else if (fields.temperature !== undefined && ONE_SAMPLING_PARAMETER.test(model)) {
+      notices.push({ code: "top-p-dropped", message: `top_p ${topP} was not sent: ${model} takes temperature or top_p, not both, and temperature was given` });
+    } else fields.top_p = topP;
+  }
+  return fields;
+}
+
+interface OutputFields {
+  format?: { type: "json_schema"; schema: Record<string, unknown> };
+  answerTool?: AnthropicTool;
+  toolChoice?: AnthropicBody["tool_choice"];
+}
+
+/**
+ * Structured output: `output_config.format` with the schema adapted to Anthropic's subset where the
+ * model has structured outputs; else a tool taking the schema as its input that the model must call
+ * (`tool_choice` `tool`, or `any` beside other tools so it can use those first). With thinking on
+ * Anthropic takes only `tool_choice: auto`, so then the model is asked, not forced.
+ */
+function outputFields(output: ResolvedOutput, capabilities: AnthropicCapabilities, otherTools: boolean, thinking: boolean, notices: RequestNotice[]): OutputFields {
+  if (capabilities.structuredOutput) {
+    const adapted = adaptOutputSchema(output.jsonSchema, ANTHROPIC_OUTPUT_DIALECT);
+    if (adapted.moved.length > 0) {
+      notices.push({ code: "output-schema-adapted", message: `the output schema was adapted to ${ANTHROPIC_OUTPUT_DIALECT.name}; moved into descriptions: ${adapted.moved.join(", ")}` });
+    }
+    return { format: { type: "json_schema", schema: adapted.schema } };
+  }
+  const answerTool: AnthropicTool = {
+    name: output.name,
+    description: `Give your final answer by calling this tool${output.description ? `: ${output.description}` : ""}. Its input is the answer.`,
+    input_schema: output.jsonSchema,
+  };
+  if (thinking) {
+    notices.push({ code: "output-tool-auto", message: `the model has no structured outputs and thinks: it is asked, not forced, to answer through the ${output.name} tool (Anthropic takes only tool_choice auto with thinking)` });
+    return { answerTool, toolChoice: { type: "auto" } };
+  }
+  return { answerTool, toolChoice: otherTools ? { type: "any" } : { type: "tool", name: output.name } };
 }
 
 interface ReasoningFields {

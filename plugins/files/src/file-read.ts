@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { Type } from "typebox";
 import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
+import { mediaFileResult, sniffMedia } from "./media-file.js";
 import { fileFailure } from "./file-failure.js";
 import { readLines } from "./line-reader.js";
 
@@ -20,7 +21,7 @@ export function readTool(root: ConfinedRoot, name: string): Tool<any> {
     name,
     description:
       `Read a text file under the root folder. Answers <file lines="first-last of total"> with the lines, then </file>: at most ${DEFAULT_READ_LINES} lines and 1 MiB at a time, ` +
-      "so read a long file in pages by passing offset (the next line to read) and limit.",
+      "so read a long file in pages by passing offset (the next line to read) and limit. An image (PNG, JPEG, GIF, WebP) or PDF is attached whole for you to look at.",
     input,
     annotations: { readOnlyHint: true },
     async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LINES }, ctx) {
@@ -28,7 +29,10 @@ export function readTool(root: ConfinedRoot, name: string): Tool<any> {
         const { handle, path: file } = await root.openFile(requested);
         let page: { lines: string[]; total: number };
         try {
-          if (await isBinaryFile(handle)) return errorResult(`${requested} is a binary file; only text files can be read`);
+          // By its bytes, before the binary check: a PDF need not hold a NUL byte.
+          const mediaType = await sniffMedia(handle);
+          if (mediaType) return await mediaFileResult(handle, requested, mediaType, file);
+          if (await isBinaryFile(handle)) return errorResult(`${requested} is a binary file; only text files, images (PNG, JPEG, GIF, WebP) and PDFs can be read`);
           page = await readPage(handle, offset, limit, ctx.signal);
         } finally {
           await handle.close();

@@ -9,7 +9,7 @@ import filesPlugin, { fileTools } from "./index.js";
 const DESCRIPTIONS: Record<string, string> = {
   file_read:
     'Read a text file under the root folder. Answers <file lines="first-last of total"> with the lines, then </file>: at most 2000 lines and 1 MiB at a time, ' +
-    "so read a long file in pages by passing offset (the next line to read) and limit.",
+    "so read a long file in pages by passing offset (the next line to read) and limit. An image (PNG, JPEG, GIF, WebP) or PDF is attached whole for you to look at.",
   file_write: "Write a text file under the root folder, replacing it if it exists and creating the folders it needs.",
   file_edit:
     "Edit a text file under the root folder by replacing old_string with new_string. old_string must match the file's text exactly " +
@@ -100,7 +100,7 @@ describe("file pack", () => {
     it("refuses what it cannot read, naming the path", async () => {
       expect(await call("file_read", { path: "120.txt", offset: 121 })).toEqual({ output: "offset 121 is past the end of 120.txt (120 lines)", isError: true });
       expect(await call("file_read", { path: "missing.txt" })).toEqual({ output: "not found: missing.txt", isError: true });
-      expect(await call("file_read", { path: "image.bin" })).toEqual({ output: "image.bin is a binary file; only text files can be read", isError: true });
+      expect(await call("file_read", { path: "image.bin" })).toEqual({ output: "image.bin is a binary file; only text files, images (PNG, JPEG, GIF, WebP) and PDFs can be read", isError: true });
       await mkdir(path.join(root, "folder"), { recursive: true });
       expect(await call("file_read", { path: "folder" })).toEqual({ output: "folder is a folder, not a file", isError: true });
     });

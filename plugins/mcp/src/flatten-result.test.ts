@@ -26,6 +26,7 @@ describe("toToolResult", () => {
         "[embedded resource: file:///c.bin (application/zip, 5 bytes)]",
         "[hologram content]",
       ].join("\n"),
+      parts: [expect.objectContaining({ type: "text" }), { type: "image", mediaType: "image/png", data: base64(10) }],
       metadata: { server: "s", tool: "t", content },
     });
   });

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { ToolResult } from "@weft/sdk";
+import { mediaPart, mediaResult, type DocumentPart, type ImagePart, type ToolResult } from "@weft/sdk";
 import { DEFAULT_MAX_RESULT_BYTES, limitResult } from "./result-limit.js";
 
 /** A content block as MCP servers send them (tool results, prompt messages). */
@@ -77,7 +77,22 @@ export function toToolResult(result: CallResult, origin: { server: string; tool:
     metadata.truncatedFromBytes = limited.bytes;
   }
   if (result.isError) return { output: output || `${origin.tool} failed without saying why`, isError: true, metadata };
-  return { output, metadata };
+  return mediaResult(output, blocks.flatMap(modelMedia), { metadata });
+}
+
+/**
+ * The images and documents of a block that reach the model as content parts: image blocks and
+ * embedded resource blobs of a type models read (PNG, JPEG, GIF, WebP, PDF). Audio and other blobs
+ * stay as their text description (`[audio: audio/wav, 1024 bytes]`), which no provider maps yet.
+ */
+function modelMedia(block: ContentBlock): (ImagePart | DocumentPart)[] {
+  if (block.type === "image" && block.data && block.mimeType) return [mediaPart(block.mimeType, { data: block.data })].filter((part) => part !== undefined);
+  const resource = block.resource;
+  if (block.type === "resource" && resource?.blob && resource.mimeType) {
+    const name = resource.uri.split("/").at(-1) || resource.uri;
+    return [mediaPart(resource.mimeType, { data: resource.blob }, name)].filter((part) => part !== undefined);
+  }
+  return [];
 }
 
 /**

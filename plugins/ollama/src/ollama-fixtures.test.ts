@@ -10,7 +10,8 @@ const examples = JSON.parse(readFileSync(new URL("docs-api-chat-examples.json", 
 const groups = new Map<string, object[]>();
 for (const { example, body } of examples) groups.set(example, [...(groups.get(example) ?? []), body]);
 
-const stats = (promptTokens: number, outputTokens: number) => ({ promptTokens, outputTokens, totalTokens: promptTokens + outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
+// A local model reports its cost, which is nothing.
+const stats = (promptTokens: number, outputTokens: number) => ({ promptTokens, outputTokens, totalTokens: promptTokens + outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
 const reply = (content: string, extra: Partial<AssistantMessage>): AssistantMessage => ({ role: "assistant", content, ...extra, model: "ollama/test-model" });
 const SYNTHETIC = expect.stringMatching(/^ollama_call_[0-9a-f]{16}$/);
 

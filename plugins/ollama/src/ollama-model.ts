@@ -2,12 +2,14 @@ import { Type } from "typebox";
 import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   createProviderModel,
+  pricedEvents,
   ndjsonValues,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
   resolveModelSettings,
   type ModelCall,
+  type ModelPricing,
   type ProviderFetchOptions,
 } from "@weft/sdk/provider";
 import { OLLAMA, ollamaRequest } from "./ollama-request.js";
@@ -69,7 +71,7 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
   };
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    const dependsOnModel = call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const dependsOnModel = call.output !== undefined || call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
     const shown = dependsOnModel ? await capabilities(call.model) : undefined;
     const { body, notices } = ollamaRequest(request, {
       model: call.model,
@@ -78,18 +80,23 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
       numCtx: settings.numCtx,
       keepAlive: settings.keepAlive,
       ...(shown ? { capabilities: shown } : {}),
+      ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
     const response = await providerFetch({ url: `${baseUrl}/api/chat`, headers, body, signal: request.signal }, transport);
     const context = { model: `${OLLAMA}/${call.model}`, retries: response.retries };
+    const pricing = localPricing(baseUrl, call.model);
     // A non-streamed reply (application/json, maybe pretty-printed) is one object with done: true.
     if (response.headers.get("content-type")?.includes("application/json")) {
-      yield* decodeOllamaStream([await response.json()], context);
+      yield* pricedEvents(decodeOllamaStream([await response.json()], context), pricing);
       return;
     }
-    yield* decodeOllamaStream(
-      ndjsonValues(response.chunks(), (line) => parseJsonChunk(OLLAMA, line, response.retries)),
-      context,
+    yield* pricedEvents(
+      decodeOllamaStream(
+        ndjsonValues(response.chunks(), (line) => parseJsonChunk(OLLAMA, line, response.retries)),
+        context,
+      ),
+      pricing,
     );
   }
 
@@ -109,4 +116,13 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
       return typeof size === "number" ? size : undefined;
     },
   });
+}
+
+/**
+ * A model run by the local server costs nothing, and says so (`costUsd: 0`); Ollama's cloud models
+ * (`…-cloud` tags, or ollama.com as the host) are billed by subscription, so no cost is claimed.
+ */
+function localPricing(baseUrl: string, model: string): ModelPricing | undefined {
+  if (/[-:]cloud$/.test(model) || /^https?:\/\/(?:[^/]*\.)?ollama\.com(?:[:/]|$)/.test(baseUrl)) return undefined;
+  return { input: 0, output: 0 };
 }

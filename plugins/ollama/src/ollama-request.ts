@@ -4,6 +4,7 @@ import {
   type ChatRequest,
   type Effort,
   type Message,
+  type ResolvedOutput,
   type ToolMessage,
   type ToolSpec,
   type UserMessage,
@@ -24,6 +25,8 @@ export interface OllamaCall {
   keepAlive?: string | number;
   /** From `/api/show`; undefined when unknown: `think` is then sent only when effort asks for it. */
   capabilities?: OllamaCapabilities;
+  /** Structured output: sent as `format` (Ollama constrains the reply to the JSON Schema). */
+  output?: ResolvedOutput;
 }
 
 /** Something the request had to leave out or change to be valid for the model. */
@@ -60,6 +63,8 @@ export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: R
   const maxTokens = request.maxTokens ?? call.maxTokens;
   if (maxTokens !== undefined) options.num_predict = maxTokens;
   if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.topP !== undefined) options.top_p = request.topP;
+  if (request.topK !== undefined) options.top_k = request.topK;
   if (call.numCtx !== undefined) options.num_ctx = call.numCtx;
   const think = thinkField(call, notices);
   return {
@@ -68,6 +73,7 @@ export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: R
       messages: request.messages.map((message) => toWireMessage(message, call, notices)),
       ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
       think,
+      ...(call.output ? { format: call.output.jsonSchema } : {}),
       ...(Object.keys(options).length > 0 ? { options } : {}),
       ...(call.keepAlive !== undefined ? { keep_alive: call.keepAlive } : {}),
       stream: true,

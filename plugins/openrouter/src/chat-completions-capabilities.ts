@@ -14,7 +14,9 @@ export function readOpenRouterModel(entry: unknown): ModelCapabilities | undefin
     reasoning: parameters.includes("reasoning"),
     images: inputs.includes("image"),
     documents: inputs.includes("file"),
-    structuredOutput: parameters.includes("structured_outputs") || parameters.includes("response_format"),
+    // `response_format` alone is JSON mode without a schema; only `structured_outputs` takes json_schema.
+    structuredOutput: parameters.includes("structured_outputs"),
+    samplingParameters: parameters.filter((parameter) => SAMPLING.has(parameter)),
   };
   if (typeof entry.context_length === "number") capabilities.contextWindow = entry.context_length;
   const top = isRecord(entry.top_provider) ? entry.top_provider : {};
@@ -23,6 +25,8 @@ export function readOpenRouterModel(entry: unknown): ModelCapabilities | undefin
   if (pricing) capabilities.pricing = pricing;
   return capabilities;
 }
+
+const SAMPLING = new Set(["temperature", "top_p", "top_k"]);
 
 /** OpenRouter prices are dollars per token as decimal strings; weft keeps dollars per million. */
 function readPricing(value: unknown): ModelPricing | undefined {

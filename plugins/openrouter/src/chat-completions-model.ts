@@ -158,7 +158,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
     // Asked only when the request depends on the answer, so a plain chat makes one request.
-    const dependsOnModel = call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
+    const dependsOnModel = call.output !== undefined || request.topP !== undefined || request.topK !== undefined || call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
     const capabilities = dependsOnModel ? await endpoint.capabilities(call.model, models) : undefined;
     const { body, notices } = chatCompletionsRequest(request, {
       provider,
@@ -169,6 +169,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
       maxTokensField: endpoint.maxTokensField,
       ...(capabilities ? { capabilities } : {}),
       cacheControl: endpoint.cacheControl(call.model),
+      ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
     const response = await providerFetch({ url: `${baseUrl}/chat/completions`, headers: endpoint.headers, body, signal: request.signal }, transport);

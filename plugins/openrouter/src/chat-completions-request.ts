@@ -6,10 +6,11 @@ import {
   type ContentPart,
   type Effort,
   type Message,
+  type ResolvedOutput,
   type ToolMessage,
   type ToolSpec,
 } from "@weft/sdk";
-import { type ModelCapabilities } from "@weft/sdk/provider";
+import { adaptOutputSchema, OPENAI_STRICT_DIALECT, outputInstruction, type ModelCapabilities } from "@weft/sdk/provider";
 
 export const OPENROUTER = "openrouter";
 export const OPENAI_COMPATIBLE = "openai-compatible";
@@ -31,6 +32,8 @@ export interface ChatCompletionsCall {
   capabilities?: ModelCapabilities;
   /** Mark cache breakpoints (`cache_control`) on content parts: OpenRouter's anthropic/* models need them to cache. */
   cacheControl?: boolean;
+  /** Structured output: `response_format` json_schema (strict) where the model has it, else an instruction. */
+  output?: ResolvedOutput;
 }
 
 /** Something the request had to leave out or change to be valid for the model. */
@@ -71,6 +74,7 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
   const tools = request.tools ?? [];
   const maxTokens = request.maxTokens ?? call.maxTokens;
   const messages = toWireMessages(request.messages, call, notices);
+  const output = call.output ? outputFields(call.output, call, messages, notices) : {};
   if (call.cacheControl) markCacheBreakpoints(messages);
   const reasons = call.capabilities?.reasoning ?? call.effortStyle === "openrouter";
   if (call.effort !== "off" && !reasons) notices.push({ code: "effort-unsupported", message: `effort ${call.effort} was not sent: the model does not list reasoning` });
@@ -80,12 +84,64 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
       messages,
       ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
       ...(maxTokens !== undefined ? { [call.maxTokensField]: maxTokens } : {}),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...samplingFields(request, call, notices),
       ...(reasons ? effortFields(call.effort, call.effortStyle) : {}),
+      ...output,
       stream: true,
       stream_options: { include_usage: true },
     },
     notices,
+  };
+}
+
+/**
+ * `temperature`, `top_p`, `top_k`: each only where the model's parameter list has it (OpenRouter's
+ * reasoning models that refuse temperature do not list it); all as asked when the list is unknown.
+ * `top_k` is not part of OpenAI's API, so an OpenAI-compatible endpoint is not sent it.
+ */
+function samplingFields(request: ChatRequest, call: ChatCompletionsCall, notices: RequestNotice[]): Record<string, number> {
+  const fields: Record<string, number> = {};
+  const listed = call.capabilities?.samplingParameters;
+  const asked: [string, number | undefined][] = [
+    ["temperature", request.temperature],
+    ["top_p", request.topP],
+    ["top_k", request.topK],
+  ];
+  for (const [name, value] of asked) {
+    if (value === undefined) continue;
+    if (name === "top_k" && call.effortStyle !== "openrouter") {
+      notices.push({ code: "top-k-dropped", message: `top_k ${value} was not sent: it is not part of the Chat Completions API` });
+    } else if (listed && !listed.includes(name)) {
+      notices.push({ code: `${name.replace("_", "-")}-dropped`, message: `${name} ${value} was not sent: the model does not list it among its parameters` });
+    } else fields[name] = value;
+  }
+  return fields;
+}
+
+/**
+ * Structured output. Where the model has it (OpenRouter lists `structured_outputs`; an
+ * OpenAI-compatible endpoint says so in its settings; unknown counts as yes on OpenRouter):
+ * `response_format` json_schema with `strict: true`, the schema adapted to strict mode, and on
+ * OpenRouter `provider.require_parameters` so the request is routed only to hosts that honour it.
+ * Elsewhere a system message states the schema; the reply is validated either way.
+ */
+function outputFields(output: ResolvedOutput, call: ChatCompletionsCall, messages: WireMessage[], notices: RequestNotice[]): Record<string, unknown> {
+  const native = call.capabilities?.structuredOutput ?? call.effortStyle === "openrouter";
+  if (!native) {
+    notices.push({ code: "output-instructed", message: "the model has no structured output mode: the schema is stated in a system message and the reply validated" });
+    const instruction: WireMessage = { role: "system", content: outputInstruction(output) };
+    const firstOther = messages.findIndex((message) => message.role !== "system");
+    messages.splice(firstOther < 0 ? messages.length : firstOther, 0, instruction);
+    return {};
+  }
+  const adapted = adaptOutputSchema(output.jsonSchema, OPENAI_STRICT_DIALECT);
+  if (adapted.moved.length > 0) {
+    notices.push({ code: "output-schema-adapted", message: `the output schema was adapted to ${OPENAI_STRICT_DIALECT.name}; moved into descriptions: ${adapted.moved.join(", ")}` });
+  }
+  const jsonSchema = { name: output.name, ...(output.description !== undefined ? { description: output.description } : {}), strict: true, schema: adapted.schema };
+  return {
+    response_format: { type: "json_schema", json_schema: jsonSchema },
+    ...(call.effortStyle === "openrouter" ? { provider: { require_parameters: true } } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { drain } from "./drain.js";
 import type { ChatModel, ChatRequest, StreamEvent } from "../chat-model.js";
-import { ProviderError, WeftError, isAbortError } from "../errors.js";
+import { OutputValidationError, ProviderError, WeftError, isAbortError } from "../errors.js";
 import type { ToolCall } from "../message.js";
 import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 
@@ -247,6 +247,27 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
         const noticed = events.some((event) => event.type === "notice" && event.code === "image-dropped");
         assert.ok(sent.includes(png) !== noticed, "the image went to the wire, or a notice said it was replaced (not both, not neither)");
         assert.ok(sent.includes("What is this?"), "the text part went");
+      });
+    });
+
+    test.it("answers a structured-output request with the validated value, streams partial objects, repairs once, then fails typed", async () => {
+      await withServer(async (server, model) => {
+        const schema = { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"] };
+        const ask = { messages: [{ role: "user" as const, content: "Weather in Oslo?" }], output: { schema, name: "weather" } };
+        server.reply(stream(wire.text('{"city": "Oslo", "celsius": "cold"}')), stream(wire.text('{"city": "Oslo", "celsius": 3}')));
+        const events = await drain(model.stream(ask));
+        const done = events.at(-1);
+        assert.deepEqual(done?.type === "done" ? done.message.output : undefined, { city: "Oslo", celsius: 3 }, "the repaired reply's value");
+        assert.ok(events.some((event) => event.type === "output"), "partial objects stream as output events");
+        assert.ok(events.some((event) => event.type === "notice" && event.code === "output-repair"), "the repair round is announced");
+        assert.ok((server.requests[1]?.body ?? "").includes("/celsius: must be number"), "the repair request names the failing path");
+        assert.ok((server.requests[0]?.body ?? "").includes("celsius"), "the schema went to the wire (native mode, answer tool or instruction)");
+        server.reply(stream(wire.text("no JSON here")), stream(wire.text("still none")));
+        const failed = await model.chat(ask).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.ok(failed instanceof OutputValidationError && failed.text === "still none", "a second invalid reply is an OutputValidationError with the raw text");
       });
     });
 

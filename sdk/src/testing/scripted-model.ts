@@ -1,5 +1,6 @@
 import { EFFORTS, type ChatModel, type ChatRequest, type Effort, type ModelInfo, type StreamEvent } from "../chat-model.js";
 import { WeftError } from "../errors.js";
+import { withStructuredOutput } from "../structured-output.js";
 import type { AssistantMessage, ReasoningBlock, Stats, ToolCall } from "../message.js";
 
 /** One scripted reply: text, tool calls, or both; or a function of the request; or an error to throw. */
@@ -43,9 +44,15 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
   let callCount = 0;
   const models = [...new Set([model, ...(options.models ?? [])])];
 
-  async function* stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
-    const { signal, ...recorded } = request;
-    requests.push(structuredClone(recorded));
+  /** Like a provider's: with `output`, the reply is validated and repaired once (one scripted turn per attempt). */
+  function stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
+    return withStructuredOutput(request, `${provider}/${model}`, play);
+  }
+
+  async function* play(request: ChatRequest): AsyncGenerator<StreamEvent> {
+    const { signal, output, ...recorded } = request;
+    // The output schema may hold functions (zod, valibot): kept by reference, not cloned.
+    requests.push({ ...structuredClone(recorded), ...(output ? { output } : {}) });
     let turn = queue.shift();
     if (turn === undefined) throw new WeftError("PROVIDER_ERROR", `${provider}: the script has no turn left for request ${requests.length}`);
     while (typeof turn === "function") turn = turn(request);
