@@ -66,6 +66,7 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
       cacheReadTokens: step.stats?.cacheReadTokens ?? 0,
       cacheWriteTokens: step.stats?.cacheWriteTokens ?? 0,
       ...(step.stats?.reasoningTokens !== undefined ? { reasoningTokens: step.stats.reasoningTokens } : {}),
+      ...(step.stats?.costUsd !== undefined ? { costUsd: step.stats.costUsd } : {}),
     };
     yield { type: "usage", stats };
     const message: AssistantMessage = {
