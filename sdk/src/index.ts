@@ -29,3 +29,4 @@ export * from "./ndjson-parser.js";
 export * from "./content-parts.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";
+export type { TraceContext } from "./trace-context.js";

@@ -5,6 +5,7 @@ import type { Logger } from "./logger.js";
 import type { McpHost } from "./mcp-host.js";
 import type { ExecuteOptions, ToolCallRequest, ToolResult } from "./tool.js";
 import type { SchemaInput, SchemaOutput } from "./tool-input.js";
+import type { TraceContext } from "./trace-context.js";
 
 /** The plugin API version this sdk speaks; the kernel refuses plugins built for another. */
 export const PLUGIN_API_VERSION = 1;
@@ -26,6 +27,7 @@ export interface PluginMeta {
  */
 export interface WeftServices {
   mcp: McpHost;
+  traceContext: TraceContext;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { retryDelay, type RetryPolicy } from "@weft/sdk/provider";
+import { callHeaders } from "./call-headers.js";
 import { AgentHttpError, AgentTransportError, failureKind } from "./transport-failure.js";
 
 /** Transient failures are retried this way: few tries, short waits (a call has its own deadline). */
@@ -31,6 +32,8 @@ export function agentFetch(options: AgentFetchOptions): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : input);
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     if (options.origins.has(url.origin)) for (const [name, value] of entries) headers.set(name, value);
+    // Trace context is no credential: it goes wherever the call goes.
+    for (const [name, value] of Object.entries(callHeaders())) headers.set(name, value);
     const signal = init?.signal ?? undefined;
     for (let attempt = 0; ; attempt++) {
       let response: Response;

@@ -3,6 +3,7 @@ import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
+import { withCallHeaders } from "./call-headers.js";
 import { Conversations } from "./conversations.js";
 import { prepareAgents } from "./remote-agent.js";
 
@@ -38,7 +39,8 @@ export const a2aPlugin = definePlugin({
     const untilClosed = (tool: Tool): Tool => ({
       ...tool,
       execute: (args, ctx) => {
-        const call = tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) });
+        const trace = api.has("traceContext") ? api.need("traceContext").headers({ sessionId: ctx.session?.id, callId: ctx.callId }) : {};
+        const call = withCallHeaders(trace, () => tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) }));
         running.add(call);
         void call.finally(() => running.delete(call)).catch(() => {});
         return call;

@@ -85,6 +85,20 @@ export class GenAiSpans {
     }
   }
 
+  /**
+   * The W3C `traceparent` (and `tracestate`) of a running tool call's span, for the requests the tool
+   * makes (an A2A call), so the remote side's spans are children of `execute_tool`.
+   */
+  traceHeaders(sessionId: string | undefined, callId: string): Record<string, string> {
+    const span = this.#sessions.get(sessionId ?? "")?.tools.get(callId);
+    if (!span) return {};
+    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+    const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}` };
+    const state = traceState?.serialize();
+    if (state) headers.tracestate = state;
+    return headers;
+  }
+
   /** With content capture on: the request's messages, as the model is about to receive them. */
   recordRequest(request: ChatRequest, context?: Pick<HookContext, "sessionId">): void {
     const chat = this.#sessions.get(context?.sessionId ?? "")?.chat;
