@@ -147,6 +147,20 @@ describe("an agent session on Restate", () => {
     await expect(client.answer("answer", { action: "accept" })).rejects.toThrow("waits for no answer");
   });
 
+  it("reports a model call's text deltas while its step runs, never again when the journal is replayed", async () => {
+    const effects = join(dir, "deltas.log");
+    const port = await freePort();
+    const one = await worker(port, effects, { LOG_DELTAS: "1" });
+    await server.register(`http://127.0.0.1:${port}`);
+    // Request-response mode replays the journal at every step, so a replayed model call would report again.
+    const reply = await client.process("deltas", "refund 9");
+    expect(reply).toMatchObject({ status: "done", content: "done refund 9: recorded 9, slow done 9" });
+    const deltas = lines(effects).filter((line) => line.startsWith("delta "));
+    // As the model streamed them (word by word), and each once.
+    expect(deltas.map((line) => line.slice("delta ".length))).toEqual(["done ", "refund ", "9: ", "recorded ", "9, ", "slow ", "done ", "9"]);
+    await stopWorker(one);
+  });
+
   it("retries a failing model call as the retry policy says, and a provider's refusal not at all", async () => {
     const effects = join(dir, "retry.log");
     const port = await freePort();

@@ -2,8 +2,10 @@
 // Its model is scripted by the transcript: for "refund N" it calls record(N) then slow(N) and then
 // answers; for "approve N" it calls approval(N) (which suspends until answered); for "fail S" the model
 // call fails with an HTTP S from the provider (given ProviderError); otherwise it echoes.
-export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError }) {
+// With logDeltas, every text.delta feedback event is logged ("delta <text>").
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, logDeltas = false }) {
   const kernel = createKernel();
+  if (logDeltas) kernel.hooks.feedback.tap((event) => event.type === "text.delta" && log(`delta ${event.delta}`));
   const record = defineTool({
     name: "record",
     description: "Record a refund",

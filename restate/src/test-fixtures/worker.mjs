@@ -11,7 +11,7 @@ import { scriptedModel } from "@weft/sdk/testing";
 import { restateAgent } from "../../dist/index.js";
 import { recipeParts } from "./recipe.mjs";
 
-const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker", MODEL_RETRY } = process.env;
+const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker", MODEL_RETRY, LOG_DELTAS } = process.env;
 const log = (line) => appendFileSync(SIDE_EFFECTS, `${line}\n`);
 const hang = (what) => {
   log(`hanging ${what} ${WORKER_NAME}`);
@@ -19,7 +19,7 @@ const hang = (what) => {
 };
 
 const agent = restateAgent(
-  () => recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError }),
+  () => recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, logDeltas: LOG_DELTAS === "1" }),
   // MODEL_RETRY: the model retry policy as JSON.
   MODEL_RETRY ? { modelRetry: JSON.parse(MODEL_RETRY) } : {},
 );
