@@ -5,15 +5,19 @@ import express from "express";
 import { A2A_PROTOCOL_VERSION, Role, type AgentCard } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, createKernel } from "@weft/core";
 import { otelPlugin } from "@weft/otel";
 import a2aPlugin from "@weft/plugin-a2a";
+import mcpPlugin from "@weft/plugin-mcp";
 import { scriptedModel } from "@weft/sdk/testing";
 
 // A real @a2a-js/sdk 1.3.0 agent on 127.0.0.1 that answers every message and records the headers of
-// every request; weft calls it as a tool while @weft/otel traces the run.
+// every request; weft calls it as a tool while @weft/otel traces the run. The MCP case has its own server.
 const requests: { path: string; headers: IncomingHttpHeaders }[] = [];
 let close: () => Promise<void>;
 let cardUrl: string;
@@ -58,7 +62,7 @@ beforeAll(async () => {
 
 afterAll(() => close?.());
 
-describe("W3C trace context across an A2A call", () => {
+describe("W3C trace context across A2A and MCP calls", () => {
   it("sends the execute_tool span as the traceparent of the agent's requests, so the remote spans join the trace", async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -80,6 +84,50 @@ describe("W3C trace context across an A2A call", () => {
     } finally {
       await kernel.close();
       await provider.shutdown();
+    }
+  });
+
+  it("sends it on the MCP HTTP requests of a tools/call", async () => {
+    // A real MCP server (the official SDK's, stateless Streamable HTTP) that records each request's headers.
+    const seen: { method: string; traceparent: string | undefined }[] = [];
+    const http = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      const method = typeof body === "object" && body !== null && "method" in body ? String(body.method) : req.method ?? "";
+      seen.push({ method, traceparent: req.headers.traceparent as string | undefined });
+      const server = new Server({ name: "traced", version: "1.0.0" }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
+      server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "echoed" }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on("close", () => void transport.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const kernel = createKernel();
+    try {
+      await kernel.use(otelPlugin({ tracer: provider.getTracer("test") }));
+      await kernel.use(mcpPlugin, { config: { mcpServers: { traced: { url } } } });
+      await kernel.ready();
+      const name = kernel.tools.list().find((tool) => tool.name.endsWith("echo"))?.name ?? "echo";
+      const agent = createAgent({ kernel, model: scriptedModel([{ toolCalls: [{ id: "call_1", name, arguments: {} }] }, { text: "done" }]) });
+      await agent.process("echo it");
+      const tool = exporter.getFinishedSpans().find((span) => span.name === `execute_tool ${name}`);
+      const { traceId, spanId } = tool?.spanContext() ?? {};
+      expect(seen.filter((request) => request.method === "tools/call")).toEqual([{ method: "tools/call", traceparent: `00-${traceId}-${spanId}-01` }]);
+      // Requests outside a tool call (initialize, tools/list) carry none.
+      const outside = seen.filter((request) => request.method !== "tools/call");
+      expect(outside.map((request) => request.method)).toContain("initialize");
+      expect(outside.every((request) => request.traceparent === undefined)).toBe(true);
+    } finally {
+      await kernel.close();
+      await provider.shutdown();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
     }
   });
 });

@@ -30,3 +30,4 @@ export * from "./content-parts.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";
 export type { TraceContext } from "./trace-context.js";
+export { callHeaders, withCallHeaders } from "./call-headers.js";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { callHeaders } from "@weft/sdk";
 import { retryDelay, type RetryPolicy } from "@weft/sdk/provider";
-import { callHeaders } from "./call-headers.js";
 import { AgentHttpError, AgentTransportError, failureKind } from "./transport-failure.js";
 
 /** Transient failures are retried this way: few tries, short waits (a call has its own deadline). */

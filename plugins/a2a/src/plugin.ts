@@ -1,9 +1,8 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, withCallHeaders } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
-import { withCallHeaders } from "./call-headers.js";
 import { Conversations } from "./conversations.js";
 import { prepareAgents } from "./remote-agent.js";
 

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * Headers that belong to one tool call rather than to the agent (W3C trace context), seen by every
- * request the call makes, its resubscribes and polls included, wherever the SDK's transports send them.
+ * Headers that belong to one tool call rather than to its source (W3C trace context): a tool source
+ * runs the call inside `withCallHeaders`, and its HTTP layer adds `callHeaders()` to every request the
+ * call makes, however deep in a protocol SDK's transport that request is sent.
  */
 const current = new AsyncLocalStorage<Readonly<Record<string, string>>>();
 
