@@ -17,18 +17,19 @@ import type {
   Plugin,
   PluginHandle,
   Provider,
+  SchemaInput,
   ToolCallRequest,
   ToolResult,
   ToolVerdictFn,
   WaitFor,
 } from "@weft/sdk";
-import type { TSchema } from "typebox";
 import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
 import type { TapRecord } from "./hook-point.js";
 import { HookSet, failingLoudly, kernelContext } from "./hook-set.js";
 import { importProviderPlugin } from "./provider-autoload.js";
 import { PluginOptionsError } from "./plugin-options-error.js";
 import { withDefaults } from "./schema-defaults.js";
+import { isStandardSchema, resolveStandardOptions } from "./standard-plugin-options.js";
 import { unknownOptions } from "./unknown-options.js";
 import { Scope } from "./scope.js";
 import { ServiceRegistry } from "./service-registry.js";
@@ -92,7 +93,7 @@ class WeftKernel implements Kernel {
     return this.#closed;
   }
 
-  async use<O extends TSchema>(plugin: Plugin<O>, options?: unknown, from?: string): Promise<PluginHandle> {
+  async use<O extends SchemaInput>(plugin: Plugin<O>, options?: unknown, from?: string): Promise<PluginHandle> {
     this.#assertOpen();
     const { meta } = checkShape(plugin, from);
     if (meta.api !== PLUGIN_API_VERSION) {
@@ -109,7 +110,7 @@ class WeftKernel implements Kernel {
         throw new WeftError("PLUGIN_REQUIRES", `${meta.name} requires ${required}: enable ${required} before ${meta.name}`);
       }
     }
-    const settings = resolveOptions(plugin, options);
+    const settings = await resolveOptions(plugin, options);
     const scope = this.scope(meta.name);
     try {
       const disposer = await plugin.setup(scope, settings as never);
@@ -318,8 +319,13 @@ function checkShape(plugin: AnyPlugin, from?: string): AnyPlugin {
 }
 
 /** Fills defaults and validates; the error lists each failing option path for the loader to locate. */
-function resolveOptions(plugin: AnyPlugin, options: unknown): unknown {
+async function resolveOptions(plugin: AnyPlugin, options: unknown): Promise<unknown> {
   if (!plugin.options) return options ?? {};
+  if (isStandardSchema(plugin.options)) {
+    const outcome = await resolveStandardOptions(plugin.meta.name, plugin.options, options ?? {});
+    if ("problems" in outcome) throw new PluginOptionsError(plugin.meta.name, outcome.problems);
+    return outcome.value;
+  }
   // A typebox schema is a JSON Schema object.
   const schema = plugin.options as unknown as Record<string, unknown>;
   // Not cloned: code-configured options may hold functions and signals (a skill provider, a waitFor).

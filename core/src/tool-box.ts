@@ -45,6 +45,8 @@ export class ToolBox implements ToolBoxContract {
   #sorted: ToolDescriptor[] | undefined;
   #added = 0;
   readonly #disabled = new Map<string, number>();
+  readonly #listeners = new Set<() => void>();
+  #announcing = false;
 
   /** `setInterceptor` taps the gate through this; the kernel wires it. */
   constructor(private readonly intercept: (fn: ToolVerdictFn | null) => void = () => {}) {}
@@ -62,7 +64,7 @@ export class ToolBox implements ToolBoxContract {
     const stack = this.#stacks.get(tool.name) ?? [];
     stack.push(entry);
     this.#stacks.set(tool.name, stack);
-    this.#sorted = undefined;
+    this.#changed();
     return () => this.#remove(tool.name, entry);
   }
 
@@ -94,7 +96,7 @@ export class ToolBox implements ToolBoxContract {
   /** Hides tools by name, whatever registered them, until the disposer runs (`disableTools`). */
   disable(names: string[]): Disposer {
     for (const name of names) this.#disabled.set(name, (this.#disabled.get(name) ?? 0) + 1);
-    this.#sorted = undefined;
+    this.#changed();
     let done = false;
     return () => {
       if (done) return;
@@ -104,7 +106,7 @@ export class ToolBox implements ToolBoxContract {
         if (count === 0) this.#disabled.delete(name);
         else this.#disabled.set(name, count);
       }
-      this.#sorted = undefined;
+      this.#changed();
     };
   }
 
@@ -118,12 +120,37 @@ export class ToolBox implements ToolBoxContract {
     return this.#stacks.has(name);
   }
 
+  /**
+   * Calls `listener` after the listed tools may have changed (a tool added, removed, hidden or shown).
+   * Changes made in one synchronous run (an MCP server's tools re-added at reconnect) are announced once.
+   */
+  onChange(listener: () => void): Disposer {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    this.#sorted = undefined;
+    if (this.#announcing || this.#listeners.size === 0) return;
+    this.#announcing = true;
+    queueMicrotask(() => {
+      this.#announcing = false;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own: registration has already happened and stays valid.
+        }
+      }
+    });
+  }
+
   #remove(name: string, entry: Entry): void {
     const stack = this.#stacks.get(name);
     const index = stack?.indexOf(entry) ?? -1;
     if (!stack || index < 0) return;
     stack.splice(index, 1);
     if (stack.length === 0) this.#stacks.delete(name);
-    this.#sorted = undefined;
+    this.#changed();
   }
 }

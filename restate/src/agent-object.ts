@@ -5,11 +5,14 @@ import type { AgentRecipe } from "./agent-recipe.js";
 import { AWAITING_KEY, awakeableWaitFor, type Awaiting } from "./awakeable-wait-for.js";
 import { journaledKernel } from "./journaled-kernel.js";
 import { journaledModel } from "./journaled-model.js";
+import type { ModelRetryPolicy } from "./model-retry.js";
 import { SESSION_KEY, restateSessionState } from "./restate-session-state.js";
 
 export interface RestateAgentOptions {
   /** The virtual object's name (default `weft-agent`). */
   name?: string;
+  /** How a failed model call is retried (Restate's defaults: until cancelled); a provider's refusal is never retried. */
+  modelRetry?: ModelRetryPolicy;
 }
 
 export const DEFAULT_AGENT_OBJECT = "weft-agent";
@@ -29,7 +32,7 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
         const sessionId = ctx.key;
         const agent = createAgent({
           ...parts.settings,
-          model: journaledModel(ctx, parts.model),
+          model: journaledModel(ctx, parts.model, options.modelRetry),
           kernel: journaledKernel(ctx, parts.kernel, sessionId),
           store: restateSessionState(ctx),
           waitFor: awakeableWaitFor(ctx),

@@ -147,6 +147,34 @@ describe("an agent session on Restate", () => {
     await expect(client.answer("answer", { action: "accept" })).rejects.toThrow("waits for no answer");
   });
 
+  it("reports a model call's text deltas while its step runs, never again when the journal is replayed", async () => {
+    const effects = join(dir, "deltas.log");
+    const port = await freePort();
+    const one = await worker(port, effects, { LOG_DELTAS: "1" });
+    await server.register(`http://127.0.0.1:${port}`);
+    // Request-response mode replays the journal at every step, so a replayed model call would report again.
+    const reply = await client.process("deltas", "refund 9");
+    expect(reply).toMatchObject({ status: "done", content: "done refund 9: recorded 9, slow done 9" });
+    const deltas = lines(effects).filter((line) => line.startsWith("delta "));
+    // As the model streamed them (word by word), and each once.
+    expect(deltas.map((line) => line.slice("delta ".length))).toEqual(["done ", "refund ", "9: ", "recorded ", "9, ", "slow ", "done ", "9"]);
+    await stopWorker(one);
+  });
+
+  it("retries a failing model call as the retry policy says, and a provider's refusal not at all", async () => {
+    const effects = join(dir, "retry.log");
+    const port = await freePort();
+    const one = await worker(port, effects, { MODEL_RETRY: JSON.stringify({ maxAttempts: 3, initialIntervalMs: 10 }) });
+    await server.register(`http://127.0.0.1:${port}`);
+    // A 503 is worth retrying: three attempts, then the turn fails naming the provider's error.
+    await expect(client.process("retry-503", "fail 503")).rejects.toThrow("scripted: HTTP 503: the model is unavailable");
+    expect(lines(effects).filter((line) => line === "model failing 503")).toHaveLength(3);
+    // A 400 would fail the same way every time: one attempt, and the turn fails with the agent's code.
+    await expect(client.process("retry-400", "fail 400")).rejects.toThrow("PROVIDER_ERROR: scripted: HTTP 400: the model is unavailable");
+    expect(lines(effects).filter((line) => line === "model failing 400")).toHaveLength(1);
+    await stopWorker(one);
+  });
+
   it("serves 20 concurrent sessions from two workers behind a balancer, none interleaved with another", async () => {
     const effects = join(dir, "twenty.log");
     const ports = [await freePort(), await freePort()];

@@ -1,4 +1,4 @@
-import type { TSchema } from "typebox";
+import type { SchemaInput } from "./tool-input.js";
 import type { ChatModel, ChatRequest } from "./chat-model.js";
 import type { CompactionState, HookFacades, StepInfo, StepPlan, ToolDescriptor, ToolVerdictFn } from "./hooks.js";
 import type { Logger } from "./logger.js";
@@ -88,6 +88,8 @@ export interface ToolBox {
   disable(names: string[]): Disposer;
   /** Taps the gate (`beforeToolCall`) at the POLICY stage, first in it, with one function; `null` clears it. */
   setInterceptor(fn: ToolVerdictFn | null): void;
+  /** Calls `listener` after the listed tools may have changed; changes in one synchronous run are announced once. */
+  onChange(listener: () => void): Disposer;
 }
 
 export interface Kernel {
@@ -97,7 +99,7 @@ export interface Kernel {
   readonly logger: Logger;
   readonly closed: boolean;
   /** Applies a plugin: validates and defaults its options, runs its setup, and its contributions. */
-  use<O extends TSchema>(plugin: Plugin<O>, options?: unknown, from?: string): Promise<PluginHandle>;
+  use<O extends SchemaInput>(plugin: Plugin<O>, options?: unknown, from?: string): Promise<PluginHandle>;
   /** Runs the providers and tools hooks once; later `use` calls contribute at once. */
   ready(): Promise<void>;
   plugins(): PluginHandle[];

@@ -1,10 +1,12 @@
-import type { Static, TSchema } from "typebox";
+import type { TSchema } from "typebox";
 import type { AnyConfigKey } from "./config-key.js";
 import type { FeedbackEvent } from "./feedback.js";
 import type { HookFacades, ToolRegistrar } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import type { McpHost } from "./mcp-host.js";
 import type { ExecuteOptions, ToolCallRequest, ToolResult, WaitFor } from "./tool.js";
+import type { SchemaInput, SchemaOutput } from "./tool-input.js";
+import type { TraceContext } from "./trace-context.js";
 
 /** The plugin API version this sdk speaks; the kernel refuses plugins built for another. */
 export const PLUGIN_API_VERSION = 1;
@@ -26,6 +28,7 @@ export interface PluginMeta {
  */
 export interface WeftServices {
   mcp: McpHost;
+  traceContext: TraceContext;
 }
 
 /**
@@ -67,21 +70,24 @@ export interface PluginApi {
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
 }
 
-export interface Plugin<Options extends TSchema = TSchema> {
+export interface Plugin<Options extends SchemaInput = TSchema> {
   meta: PluginMeta;
-  /** typebox schema of the options; they are validated and defaulted before `setup`. */
+  /**
+   * Schema of the options (typebox, or a Standard Schema such as zod 4 / valibot / arktype that exports
+   * JSON Schema); they are validated and defaulted before `setup`, which gets the schema's output.
+   */
   options?: Options;
   /** Names of plugins that must be applied before this one. */
   requires?: string[];
   /** The top-level config keys it consumes (`mcp:`, `skills:`), by name: see `ConfigKey`. */
   config?: Record<string, AnyConfigKey>;
-  setup(api: PluginApi, options: Static<Options>): void | Disposer | Promise<void | Disposer>;
+  setup(api: PluginApi, options: SchemaOutput<Options>): void | Disposer | Promise<void | Disposer>;
 }
 
 /** A plugin of any options schema, as loaders and lists hold them (`setup` validates its own options). */
 export type AnyPlugin = Plugin<TSchema>;
 
-export function definePlugin<Options extends TSchema>(plugin: Plugin<Options>): Plugin<Options> {
+export function definePlugin<Options extends SchemaInput>(plugin: Plugin<Options>): Plugin<Options> {
   return plugin;
 }
 

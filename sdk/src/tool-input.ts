@@ -78,9 +78,13 @@ function objectSchema(owner: string, schema: unknown): Record<string, unknown> {
 
 /** One line per issue, in the shape the kernel's own validator reports: `/path/to: message`. */
 function issueLine(issue: StandardSchemaV1.Issue): string {
+  return `${issuePointer(issue) || "(arguments)"}: ${issue.message}`;
+}
+
+/** A Standard Schema issue's path as a JSON pointer (`/a/0/b`; empty at the root). */
+export function issuePointer(issue: StandardSchemaV1.Issue): string {
   // Array.from, not .map: arktype's path is an Array subclass whose constructor `map` would call.
-  const path = Array.from(issue.path ?? [], (segment) => String(typeof segment === "object" ? segment.key : segment));
-  return `${path.length ? `/${path.join("/")}` : "(arguments)"}: ${issue.message}`;
+  return Array.from(issue.path ?? [], (segment) => `/${String(typeof segment === "object" ? segment.key : segment)}`).join("");
 }
 
 function exportHint(vendor: string): string {

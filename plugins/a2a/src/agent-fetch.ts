@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { callHeaders } from "@weft/sdk";
 import { retryDelay, type RetryPolicy } from "@weft/sdk/provider";
 import { AgentHttpError, AgentTransportError, failureKind } from "./transport-failure.js";
 
@@ -31,6 +32,8 @@ export function agentFetch(options: AgentFetchOptions): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : input);
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     if (options.origins.has(url.origin)) for (const [name, value] of entries) headers.set(name, value);
+    // Trace context is no credential: it goes wherever the call goes.
+    for (const [name, value] of Object.entries(callHeaders())) headers.set(name, value);
     const signal = init?.signal ?? undefined;
     for (let attempt = 0; ; attempt++) {
       let response: Response;

@@ -2,15 +2,18 @@ import { verifyAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
 import { errorMessage } from "@weft/sdk";
 import { AgentCardError } from "./agent-card.js";
 import type { AgentConfig } from "./agent-config.js";
+import { canonicalV03Card, isV03Card, verifiesV03, type CardSignature } from "./v03-card-signature.js";
 
 type VerifyConfig = NonNullable<AgentConfig["verify"]>;
 type PublicKey = Awaited<ReturnType<Parameters<typeof verifyAgentCardSignature>[0]>>;
 
 /**
- * Checks the card's JWS signatures (the SDK's scheme: JCS of the card without `signatures`) against
- * the configured keys or JWKS. A signature that does not verify is always refused: a forged card is
- * worse than an unsigned one. An unsigned card is refused when `required`, else a warning (returned).
- * `raw` is the card as served, which is what was signed.
+ * Checks the card's JWS signatures against the configured keys or JWKS: a v1.0 card by the SDK's
+ * scheme (JCS of the card without `signatures`), a v0.3 card by the v0.3 rules over the card as
+ * served (the SDK's scheme would drop its v0.3 fields, so `url` would go unchecked).
+ * A signature that does not verify is always refused: a forged card is worse than an unsigned one.
+ * An unsigned card is refused when `required`, else a warning (returned). `raw` is the card as
+ * served, which is what was signed.
  */
 export async function checkCardSignature(raw: AgentCard, verify: VerifyConfig, signal: AbortSignal): Promise<string | undefined> {
   if (!Array.isArray(raw.signatures) || raw.signatures.length === 0) {
@@ -24,8 +27,13 @@ export async function checkCardSignature(raw: AgentCard, verify: VerifyConfig, s
     if (!key) throw new Error(`no configured key has kid "${kid}"`);
     return key as PublicKey;
   };
+  const served = raw as unknown as Record<string, unknown>;
   try {
-    await verifyAgentCardSignature(keyFor)(raw);
+    if (isV03Card(served)) {
+      if (!(await verifiesV03(canonicalV03Card(served), raw.signatures as CardSignature[], keyFor))) throw new Error("no signature verifies");
+    } else {
+      await verifyAgentCardSignature(keyFor)(raw);
+    }
   } catch (error) {
     // The SDK's own message ("No valid signatures found") says less than a key or JWKS failure does.
     const reason = error instanceof AgentCardError ? error.message : keys ? "against the configured keys" : `(${errorMessage(error)})`;

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, defineConfigKey, definePlugin } from "@weft/sdk";
+import { PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
@@ -39,7 +39,8 @@ export const a2aPlugin = definePlugin({
     const untilClosed = (tool: Tool): Tool => ({
       ...tool,
       execute: (args, ctx) => {
-        const call = tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) });
+        const trace = api.has("traceContext") ? api.need("traceContext").headers({ sessionId: ctx.session?.id, callId: ctx.callId }) : {};
+        const call = withCallHeaders(trace, () => tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) }));
         running.add(call);
         void call.finally(() => running.delete(call)).catch(() => {});
         return call;

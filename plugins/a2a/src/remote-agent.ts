@@ -80,9 +80,13 @@ export async function connectAgent(agent: PreparedAgent, signal: AbortSignal, lo
   // The authenticated extended card lists what these credentials may use; without credentials it is the same card.
   if (credentials && card.capabilities?.extendedAgentCard) {
     try {
-      card = await client.getAgentCard({ signal });
+      const extended = await client.getAgentCard({ signal });
+      // Checked like the public card: with verify set, an extended card that does not verify is not used.
+      const unsigned = config.verify ? await checkCardSignature(extended, config.verify, signal) : undefined;
+      if (unsigned) warn(unsigned.replace(/^its card/, "its extended card"));
+      card = extended;
     } catch (error) {
-      warn(`could not fetch its extended card (${errorMessage(error)}); using the public card`);
+      warn(`could not use its extended card (${errorMessage(error)}); using the public card`);
     }
   }
   agent.unmet = unmetRequirement(card, fetched.raw, origins.has(from) ? headers : {});

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { generateAgentCardSignature } from "@a2a-js/sdk";
 import { memoryLogger } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
@@ -6,6 +6,8 @@ import type { RequestHandler } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { resolveAgentTools } from "./index.js";
 import { startAgentServer, startHttpServer, type AgentServer, type AgentServerOptions } from "./test-fixtures/agent-server.js";
+import { startLegacyAgentServer } from "./test-fixtures/legacy-agent-server.js";
+import { canonicalV03Card } from "./v03-card-signature.js";
 
 const skills = [{ id: "ask", name: "Ask", description: "Answers" }];
 const echo: AgentServerOptions["run"] = (turn) => turn.reply(`You said: ${turn.text}`);
@@ -164,6 +166,69 @@ describe("signed cards", () => {
       `A2A agent ${unsigned.cardUrl}: could not load its card: its card is not signed, and verify.required is set; it contributes no tools`,
       `A2A agent Lenient (${unsigned.cardUrl}): its card is not signed; it is loaded unverified`,
     ]);
+  });
+  it("checks the extended card's signature too: one that does not verify is not used", async () => {
+    const good = generateAgentCardSignature(signer.privateKey, header);
+    const bad = generateAgentCardSignature(impostor.privateKey, header);
+    const extendedSkills = [{ id: "admin", name: "Admin", description: "Members only" }];
+    const honest = await startAgentServer({ name: "Deep Signed", streaming: false, skills, extendedSkills, run: echo, sign: good });
+    // The public card verifies; the extended one (the card with more skills) is signed by another key.
+    const swapped = await startAgentServer({ name: "Deep Swapped", streaming: false, skills, extendedSkills, run: echo, sign: (card) => (card.skills.length > 1 ? bad(card) : good(card)) });
+    try {
+      const logger = memoryLogger();
+      const member = { headers: { Authorization: "Bearer s3cret" }, verify: { keys: [publicKey], required: true } };
+      const tools = await resolveAgentTools([{ card: honest.cardUrl, ...member }, { card: swapped.cardUrl, ...member }], { logger });
+      expect(tools.map((tool) => tool.name)).toEqual(["Deep_Signed__ask", "Deep_Signed__admin", "Deep_Swapped__ask"]);
+      expect(logger.warnings()).toEqual([
+        `A2A agent ${swapped.cardUrl}: could not use its extended card (its card signature does not verify against the configured keys); using the public card`,
+      ]);
+    } finally {
+      await Promise.all([honest.close(), swapped.close()]);
+    }
+  });
+});
+
+describe("v0.3 card signatures, checked under the v0.3 rules", () => {
+  const signer = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const publicKey = { ...signer.publicKey.export({ format: "jwk" }), kid: "v03-key" };
+  const protectedHeader = Buffer.from(JSON.stringify({ alg: "ES256", kid: "v03-key", typ: "JOSE" })).toString("base64url");
+  /** A v0.3 signer: ES256 over the JCS form of the card (a JWS with detached payload), as node:crypto computes it. */
+  const v03Signature = (key: KeyObject, card: Record<string, unknown>) => {
+    const input = `${protectedHeader}.${Buffer.from(canonicalV03Card(card)).toString("base64url")}`;
+    return [{ protected: protectedHeader, signature: sign("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" }).toString("base64url") }];
+  };
+
+  it("canonicalizes as RFC 8785 does: sorted keys, no whitespace, no signatures, no empty values", () => {
+    const card = { version: "1", name: "Ä agent", skills: [{ tags: [], id: "x", description: "" }], capabilities: {}, protocolVersion: "0.3.0", rank: 1.5, signatures: [{ protected: "p", signature: "s" }] };
+    expect(canonicalV03Card(card)).toBe('{"name":"Ä agent","protocolVersion":"0.3.0","rank":1.5,"skills":[{"id":"x"}],"version":"1"}');
+  });
+
+  it("loads a 0.3.14 peer's card signed under the v0.3 rules, and refuses one whose signed content was changed", async () => {
+    const good = await startLegacyAgentServer({ name: "Signed Legacy", streaming: false, skills, run: echo, signV03: (card) => v03Signature(signer.privateKey, card) });
+    // Signed over another url than the one served: what a proxy rewriting the card would produce.
+    const altered = await startLegacyAgentServer({
+      name: "Altered Legacy",
+      streaming: false,
+      skills,
+      run: echo,
+      signV03: (card) => v03Signature(signer.privateKey, { ...card, url: "http://127.0.0.1:9/a2a/jsonrpc" }),
+    });
+    try {
+      const logger = memoryLogger();
+      const tools = await resolveAgentTools(
+        [
+          { card: good.cardUrl, verify: { keys: [publicKey], required: true } },
+          { card: altered.cardUrl, verify: { keys: [publicKey], required: true } },
+        ],
+        { logger },
+      );
+      expect(tools.map((tool) => tool.name)).toEqual(["Signed_Legacy__ask"]);
+      expect(logger.warnings()).toEqual([
+        `A2A agent ${altered.cardUrl}: could not load its card: its card signature does not verify against the configured keys; it contributes no tools`,
+      ]);
+    } finally {
+      await Promise.all([good.close(), altered.close()]);
+    }
   });
 });
 

@@ -138,4 +138,23 @@ describe("an AI SDK model as a weft ChatModel", () => {
     expect(String((error as Error)?.message)).toContain("providers.bad: @ai-sdk/openai-compatible exports no function createNothing; it has createOpenAICompatible");
     await kernel.close();
   });
+  it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
+    server.reply({ ...stream(frame(chatText("slow")).slice(0, 1)), hang: true });
+    const model = createAiSdkModel({ provider: "compat", factory: compat(), model: "gpt-test", maxRetries: 0, idleTimeoutMs: 300 });
+    const error = await model.chat({ messages: [{ role: "user", content: "hi" }] }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect((error as Error).message).toBe(
+      "compat: no data from the provider for 300 ms, so the request was dropped; try again, or raise idleTimeoutMs if the model is slow to start",
+    );
+    await server.disconnected(0);
+  });
+
+  it("times out a provider that accepted the request and never answered", async () => {
+    server.reply({ silent: true });
+    const model = createAiSdkModel({ provider: "compat", factory: compat(), model: "gpt-test", maxRetries: 0, idleTimeoutMs: 300 });
+    await expect(model.chat({ messages: [{ role: "user", content: "hi" }] })).rejects.toThrow(/^compat: no data from the provider for 300 ms/);
+    await server.disconnected(0);
+  });
 });

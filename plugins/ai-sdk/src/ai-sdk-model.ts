@@ -2,6 +2,7 @@ import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions, ty
 import { ProviderError, errorMessage, isAbortError } from "@weft/sdk";
 import type { ChatModel, ChatRequest, Effort, ReasoningBlock, Stats, StreamEvent } from "@weft/sdk";
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_RETRY_POLICY,
   ReplyBuilder,
   abortableSleep,
@@ -21,6 +22,7 @@ import {
 } from "@weft/sdk/provider";
 import type { ModelCall, RetryPolicy } from "@weft/sdk/provider";
 import { toCallOptions } from "./ai-sdk-prompt.js";
+import { IdleWatch } from "./idle-watch.js";
 
 /** An AI SDK provider: callable with a model id (`google("gemini-2.5-flash")`) or with `languageModel(id)`. */
 export type LanguageModelFactory = ((modelId: string) => LanguageModelV4) | { languageModel(modelId: string): LanguageModelV4 };
@@ -36,6 +38,8 @@ export interface AiSdkModelOptions {
   maxRetries?: number;
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** Fail when no stream part arrives for this long (ms); 120 s by default, as for weft's own providers. */
+  idleTimeoutMs?: number;
   /** The AI SDK's model spec does not report a context window, so `info()` needs it set here. */
   contextWindow?: number;
 }
@@ -66,8 +70,18 @@ export function createAiSdkModel(options: AiSdkModelOptions): ChatModel {
 
   async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
     const callOptions = toCallOptions(request, provider, call.effort, options.maxTokens, call.output);
-    const { parts, retries } = await openStream(provider, languageModel(call.model), callOptions, policy);
-    yield* decodeParts(parts, provider, new ReplyBuilder(`${provider}/${call.model}`), retries);
+    const idle = new IdleWatch(provider, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, callOptions.abortSignal);
+    callOptions.abortSignal = idle.signal;
+    let retries = 0;
+    try {
+      const opened = await openStream(provider, languageModel(call.model), callOptions, policy, idle);
+      retries = opened.retries;
+      yield* decodeParts(opened.parts, provider, new ReplyBuilder(`${provider}/${call.model}`), retries, idle);
+    } catch (error) {
+      throw idle.idled ? idle.error(retries) : error;
+    } finally {
+      idle.stop();
+    }
   }
 
   return createProviderModel({
@@ -81,15 +95,18 @@ export function createAiSdkModel(options: AiSdkModelOptions): ChatModel {
   });
 }
 
-async function openStream(provider: string, model: LanguageModelV4, callOptions: LanguageModelV4CallOptions, policy: RetryPolicy) {
+async function openStream(provider: string, model: LanguageModelV4, callOptions: LanguageModelV4CallOptions, policy: RetryPolicy, idle: IdleWatch) {
   for (let attempt = 0; ; attempt++) {
+    idle.touch();
     try {
       const result = await model.doStream(callOptions);
+      idle.stop();
       // The AI SDK reads the body itself: a page in place of the stream shows only in its content type.
       const contentType = result.response?.headers?.["content-type"] ?? "";
       if (contentType.includes("text/html")) throw htmlPageError(provider, 200, "<html>", attempt);
       return { parts: result.stream, retries: attempt };
     } catch (error) {
+      idle.stop();
       if (isAbortError(error) || callOptions.abortSignal?.aborted || error instanceof ProviderError) throw error;
       if (attempt < policy.maxRetries && retryable(error)) {
         const headers = APICallError.isInstance(error) && error.responseHeaders ? new Headers(error.responseHeaders) : undefined;
@@ -121,15 +138,24 @@ function providerError(provider: string, error: unknown, retries: number, hint?:
   return new ProviderError(errorMessage(error), { provider, retries }, { cause: error });
 }
 
-async function* decodeParts(parts: ReadableStream<LanguageModelV4StreamPart>, provider: string, reply: ReplyBuilder, retries: number): AsyncGenerator<StreamEvent> {
+async function* decodeParts(
+  parts: ReadableStream<LanguageModelV4StreamPart>,
+  provider: string,
+  reply: ReplyBuilder,
+  retries: number,
+  idle: IdleWatch,
+): AsyncGenerator<StreamEvent> {
   const reasoning = new Map<string, { text: string; metadata?: Record<string, unknown> }>();
   const reader = parts.getReader();
   let finished = false;
   try {
     while (true) {
       let next: Awaited<ReturnType<typeof reader.read>>;
+      // Only the wait for the provider counts as idle, not the time the consumer spends on a part.
+      idle.touch();
       try {
         next = await reader.read();
+        idle.stop();
       } catch (error) {
         throw isAbortError(error) ? error : brokenStreamError(provider, error, retries);
       }

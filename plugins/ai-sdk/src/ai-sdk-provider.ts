@@ -6,10 +6,10 @@ import { providerSettingsProperties, resolveModelSettings } from "@weft/sdk/prov
 import type { Plugin, Provider } from "@weft/sdk";
 import { createAiSdkModel, type LanguageModelFactory } from "./ai-sdk-model.js";
 
-const { models, effort, maxRetries, maxTokens, retryBaseDelayMs, maxRetryDelayMs, contextWindow } = providerSettingsProperties;
+const { models, effort, maxRetries, maxTokens, retryBaseDelayMs, maxRetryDelayMs, idleTimeoutMs, contextWindow } = providerSettingsProperties;
 
 /** The model settings weft itself applies; the AI SDK provider's own (key, URL, headers) go to its factory. */
-export const AiSdkModelSettings = Type.Object({ models, effort, maxRetries, maxTokens, retryBaseDelayMs, maxRetryDelayMs, contextWindow });
+export const AiSdkModelSettings = Type.Object({ models, effort, maxRetries, maxTokens, retryBaseDelayMs, maxRetryDelayMs, idleTimeoutMs, contextWindow });
 export type AiSdkModelSettings = Static<typeof AiSdkModelSettings>;
 
 const META = { name: "@weft/ai-sdk", version: "0.1.0", api: PLUGIN_API_VERSION } as const;

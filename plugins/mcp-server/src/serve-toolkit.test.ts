@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -96,18 +96,26 @@ describe("a weft toolkit served as one MCP server", () => {
     });
   });
 
-  it("sends tools/list_changed when the toolkit's tool list changes", async () => {
+  it("sends tools/list_changed when the toolkit's tool list changes, then lists the new tool", async () => {
     const { toolkit, http } = await served();
     const client = await connect(http.url);
     let notified = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notified++);
+    // A tool added at run time by a plugin scope: no MCP event, only the registry's own change event.
+    const late = toolkit.kernel.scope("late-pack");
+    open.push({ close: () => late.dispose() });
+    const shout = defineTool({ name: "shout", description: "Shout", input: Type.Object({}), execute: () => ({ output: "HEY" }) });
     // The client opens its notification stream (an SSE GET) after initializing, a moment after connect
     // returns; a notification sent before it opens has nowhere to go, so the change is repeated until heard.
     for (let attempt = 0; attempt < 100 && notified === 0; attempt++) {
-      toolkit.kernel.emit({ type: "mcp.tools-changed", server: "inner", added: ["x"], removed: [] });
+      late.tools.add(shout)();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(notified).toBeGreaterThan(0);
+    const heard = notified;
+    late.tools.add(shout);
+    await vi.waitFor(() => expect(notified).toBeGreaterThan(heard), { timeout: 30_000 });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("shout");
   });
 
   it("is a server weft itself can use as an MCP client, its tools prefixed by the server's name", async () => {

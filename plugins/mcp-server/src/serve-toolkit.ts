@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { FeedbackEvent } from "@weft/sdk";
-import { changesTools, createToolkitServer, type ServedToolkit, type ToolkitServerOptions } from "./toolkit-server.js";
+import type { Disposer } from "@weft/sdk";
+import { createToolkitServer, type ServedToolkit, type ToolkitServerOptions } from "./toolkit-server.js";
 
 /** A toolkit whose kernel reports tool-list changes (a weft `Toolkit`). */
 export interface ObservedToolkit extends ServedToolkit {
-  readonly kernel: { hooks: { feedback: { tap(fn: (event: FeedbackEvent) => void): void } } };
+  readonly kernel: { tools: { onChange(listener: () => void): Disposer } };
 }
 
 export interface ServedHttp {
@@ -25,24 +25,27 @@ export interface HttpServeOptions extends ToolkitServerOptions {
   port?: number;
 }
 
-/** Tells every live server of `toolkit` when its tool list changes; returns the set to add servers to. */
-function listChangeFanout(toolkit: ObservedToolkit): Set<{ toolsChanged(): void }> {
+/**
+ * Tells every live server of `toolkit` when its tool list changes, whatever changed it (an MCP server
+ * reconnecting, a skill's tools, a plugin added at run time); `servers` are the ones to tell.
+ */
+function listChangeFanout(toolkit: ObservedToolkit): { servers: Set<{ toolsChanged(): void }>; stop: Disposer } {
   const servers = new Set<{ toolsChanged(): void }>();
-  // tapable has no untap: the tap stays, and does nothing once the servers are gone.
-  toolkit.kernel.hooks.feedback.tap((event) => {
-    if (changesTools(event)) for (const server of servers) server.toolsChanged();
+  const stop = toolkit.kernel.tools.onChange(() => {
+    for (const server of servers) server.toolsChanged();
   });
-  return servers;
+  return { servers, stop };
 }
 
 /** Serves the toolkit on stdin/stdout until the client closes the stream. */
 export async function serveStdio(toolkit: ObservedToolkit, options: ToolkitServerOptions = {}): Promise<{ close(): Promise<void> }> {
-  const servers = listChangeFanout(toolkit);
+  const { servers, stop } = listChangeFanout(toolkit);
   const server = createToolkitServer(toolkit, options);
   servers.add(server);
   await server.connect(new StdioServerTransport());
   return {
     close: async () => {
+      stop();
       servers.delete(server);
       await server.close();
     },
@@ -51,7 +54,7 @@ export async function serveStdio(toolkit: ObservedToolkit, options: ToolkitServe
 
 /** Serves the toolkit over Streamable HTTP at `/mcp`, one MCP session (and server) per client. */
 export async function serveHttp(toolkit: ObservedToolkit, options: HttpServeOptions = {}): Promise<ServedHttp> {
-  const servers = listChangeFanout(toolkit);
+  const { servers, stop } = listChangeFanout(toolkit);
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -95,6 +98,7 @@ export async function serveHttp(toolkit: ObservedToolkit, options: HttpServeOpti
     close: async () => {
       for (const transport of sessions.values()) await transport.close();
       sessions.clear();
+      stop();
       servers.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

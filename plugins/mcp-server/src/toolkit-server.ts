@@ -10,7 +10,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { executeWithAnswers } from "@weft/sdk";
-import type { ExecuteOptions, FeedbackEvent, PendingAnswer, Suspension, ToolCallRequest, ToolResult, ToolSpec, ToolAnnotations, WaitFor } from "@weft/sdk";
+import type { ExecuteOptions, PendingAnswer, Suspension, ToolCallRequest, ToolResult, ToolSpec, ToolAnnotations, WaitFor } from "@weft/sdk";
 import { catalogSkills } from "./skill-prompts.js";
 
 /** What the server needs of a toolkit: its live tool list, its prompt, the one execute path. */
@@ -74,11 +74,6 @@ export function createToolkitServer(toolkit: ServedToolkit, options: ToolkitServ
   return Object.assign(server, {
     toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),
   });
-}
-
-/** The feedback events after which the tool list differs. */
-export function changesTools(event: FeedbackEvent): boolean {
-  return event.type === "mcp.tools-changed" || (event.type === "mcp.status" && (event.state === "connected" || event.state === "stopped" || event.state === "failed"));
 }
 
 /** Forwards a suspension to the client as an elicitation: a form of the request's schema, or one answer field. */

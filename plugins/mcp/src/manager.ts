@@ -1,4 +1,4 @@
-import { WeftError, errorMessage, errorResult, sanitizeToolName, stderrLogger } from "@weft/sdk";
+import { WeftError, errorMessage, errorResult, sanitizeToolName, stderrLogger, withCallHeaders } from "@weft/sdk";
 import type {
   Disposer,
   FeedbackEvent,
@@ -49,6 +49,8 @@ export interface ManagerOptions {
   elicitationTimeoutMs?: number;
   /** How remote servers whose session was lost are reconnected. */
   reconnect?: Partial<ReconnectPolicy>;
+  /** Headers for the requests of one call (W3C trace context, from the `traceContext` service). */
+  callHeaders?(call: { sessionId?: string; callId: string }): Record<string, string>;
 }
 
 export interface StartOptions {
@@ -464,7 +466,10 @@ export class Manager implements McpHost {
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
       timeoutMs: SELF_TIMED_MS,
-      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx, checkOutput),
+      execute: (args, ctx) =>
+        withCallHeaders(this.#options.callHeaders?.({ sessionId: ctx.session?.id, callId: ctx.callId }) ?? {}, () =>
+          this.#call(entry, connection, tool.name, args, ctx, checkOutput),
+        ),
     };
   }
 
@@ -607,5 +612,12 @@ export class Manager implements McpHost {
  * The CLI: `const manager = mcpManager(kernel.scope("mcp-cli"))`.
  */
 export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect"> = {}): Manager {
-  return new Manager({ ...options, tools: api.tools, logger: api.logger, emit: (event) => api.emit(event), baseDir: api.baseDir });
+  return new Manager({
+    ...options,
+    tools: api.tools,
+    logger: api.logger,
+    emit: (event) => api.emit(event),
+    baseDir: api.baseDir,
+    callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers(call) : {}),
+  });
 }

@@ -1,4 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { callHeaders } from "@weft/sdk";
 
 /**
  * Which call a server's request belongs to, over Streamable HTTP: a server asks its question
@@ -9,12 +10,15 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
  *
  * A question that comes some other way (the standalone GET stream, a resumed stream) has no link, and
  * stdio has no streams at all: those fall back to the bridge's guess.
+ *
+ * Being the fetch of every HTTP request to the server, it also adds the calling tool call's own
+ * headers (W3C trace context, `callHeaders()`).
  */
 export class StreamAttribution {
   readonly #callOf = new Map<string | number, string>();
 
   readonly fetch: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
+    const response = await fetch(url, addCallHeaders(init));
     const token = init?.method === "POST" ? progressTokenOf(init.body) : undefined;
     const type = response.headers.get("content-type") ?? "";
     if (token === undefined || !response.ok || !response.body || !type.includes("text/event-stream")) return response;
@@ -65,4 +69,13 @@ function progressTokenOf(body: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The call's own headers (W3C trace context) on top of the transport's; nothing changes outside a call. */
+function addCallHeaders(init: RequestInit | undefined): RequestInit | undefined {
+  const extra = Object.entries(callHeaders());
+  if (extra.length === 0) return init;
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of extra) headers.set(name, value);
+  return { ...init, headers };
 }

@@ -126,4 +126,50 @@ describe("GenAI spans of a two-turn tool-using run", () => {
     expect(tool?.attributes["gen_ai.tool.call.arguments"]).toBe('{"city":"Oslo"}');
     expect(tool?.attributes["gen_ai.tool.call.result"]).toBe("Oslo: 12 C");
   });
+  it("keeps two concurrent sessions on one kernel apart, each call under its own turn", async () => {
+    kernel = createKernel();
+    await kernel.use(otelPlugin({ tracer: provider.getTracer("test"), agentName: "helper" }));
+    // Each session's tool waits until both are running, so their rounds truly overlap.
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const bothRunning = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const rendezvous = defineTool({
+      name: "rendezvous",
+      description: "Waits for the other session",
+      input: Type.Object({ who: Type.String() }),
+      execute: async ({ who }) => {
+        if (++arrived === 2) release();
+        await bothRunning;
+        return { output: who };
+      },
+    });
+    kernel.hooks.tools.tap((registrar) => void registrar.add(rendezvous));
+    await kernel.ready();
+    // The same call id in both sessions: spans are keyed per session, not by call id alone.
+    const script = (who: string, costUsd: number): ScriptedTurn[] => [
+      { toolCalls: [{ id: "call_1", name: "rendezvous", arguments: { who } }], stats: { promptTokens: 10, outputTokens: 2, costUsd } },
+      { text: `done ${who}`, stats: { promptTokens: 20, outputTokens: 3, costUsd } },
+    ];
+    const agent = (who: string, costUsd: number) =>
+      createAgent({ kernel, model: scriptedModel(script(who, costUsd), { provider: "scripted", model: `m-${who}`, contextWindow: 100_000 }) });
+    await Promise.all([agent("a", 0.25).process("go a"), agent("b", 1.5).process("go b")]);
+    const spans = exporter.getFinishedSpans();
+    const turns = spans.filter((span) => span.name === "invoke_agent helper");
+    expect(turns).toHaveLength(2);
+    const childrenOf = (turn: ReadableSpan) =>
+      spans
+        .filter((span) => span.parentSpanContext?.spanId === turn.spanContext().spanId)
+        .sort(byStart)
+        .map((span) => span.name);
+    expect(turns.map(childrenOf).sort()).toEqual([
+      ["chat m-a", "execute_tool rendezvous", "chat m-a"],
+      ["chat m-b", "execute_tool rendezvous", "chat m-b"],
+    ]);
+    // Cost: each model call's, and the turn's sum.
+    const costOf = (name: string) => spans.filter((span) => span.name === name).map((span) => span.attributes["weft.usage.cost_usd"]);
+    expect(costOf("chat m-a")).toEqual([0.25, 0.25]);
+    expect(turns.map((span) => span.attributes["weft.usage.cost_usd"]).sort()).toEqual([0.5, 3]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode } from "@opentelemetry/api";
-import type { ChatRequest, FeedbackEvent, FeedbackEventOf, ToolSource } from "@weft/sdk";
+import type { ChatRequest, FeedbackEvent, FeedbackEventOf, HookContext, Stats, ToolSource } from "@weft/sdk";
 
 /** The parts of `@opentelemetry/api` the recorder uses; passed in, since the package is an optional peer. */
 export interface OtelApi {
@@ -18,17 +18,26 @@ export interface GenAiSpanOptions {
   toolSource?(name: string): ToolSource | undefined;
 }
 
+const OPENS_A_SPAN = new Set<FeedbackEvent["type"]>(["model.request", "tool.called", "tool.returned"]);
+
+/** The spans one session has open: its turn, its model call and its tool calls by call id. */
+interface SessionSpans {
+  turn?: { span: Span; context: Context };
+  chat?: { span: Span; text: string };
+  readonly tools: Map<string, Span>;
+}
+
 /**
  * Turns weft's feedback events into spans of the OpenTelemetry GenAI semantic conventions:
  * `invoke_agent` for a turn (opened by its first model request, closed by `turn.finished`), `chat` for
  * each model call and `execute_tool` for each tool call, both children of the turn; compaction and
  * suspensions are events on the turn span. Spans are parented explicitly, so no context manager is
- * needed; a turn started inside an application span nests under it when one is registered.
+ * needed; a turn started inside an application span nests under it when one is registered. Each
+ * session (the event's hook context) has its own spans, so concurrent sessions on one kernel never
+ * parent each other's calls.
  */
 export class GenAiSpans {
-  #turn: { span: Span; context: Context } | undefined;
-  #chat: { span: Span; text: string } | undefined;
-  readonly #tools = new Map<string, Span>();
+  readonly #sessions = new Map<string, SessionSpans>();
 
   constructor(
     private readonly otel: OtelApi,
@@ -36,49 +45,78 @@ export class GenAiSpans {
     private readonly options: GenAiSpanOptions = {},
   ) {}
 
-  observe(event: FeedbackEvent): void {
+  observe(event: FeedbackEvent, context?: Pick<HookContext, "sessionId">): void {
+    const id = context?.sessionId ?? "";
+    // Only a span's start makes a session's record, so events of idle sessions hold no memory.
+    if (!this.#sessions.has(id) && !OPENS_A_SPAN.has(event.type)) return;
+    const session = this.#session(id);
     switch (event.type) {
       case "model.request":
-        this.#chatStarted(event);
+        this.#chatStarted(session, event);
         return;
       case "text.delta":
-        if (this.#chat && this.options.captureContent) this.#chat.text += event.delta;
+        if (session.chat && this.options.captureContent) session.chat.text += event.delta;
         return;
       case "model.response":
-        this.#chatFinished(event);
+        this.#chatFinished(session, event);
         return;
       case "tool.called":
-        return void this.#toolSpan(event.callId, event.name, event.arguments);
+        return void this.#toolSpan(session, event.callId, event.name, event.arguments);
       case "tool.returned":
-        this.#toolFinished(event);
+        this.#toolFinished(session, event);
         return;
       case "tool.pending":
-        this.#turn?.span.addEvent("weft.suspension", {
+        session.turn?.span.addEvent("weft.suspension", {
           "weft.suspension.kind": event.suspension.kind,
           "gen_ai.tool.name": event.suspension.toolName,
           "gen_ai.tool.call.id": event.suspension.callId,
         });
         return;
       case "compaction.finished":
-        this.#turn?.span.addEvent("weft.compaction", { "weft.compaction.tokens_before": event.before, "weft.compaction.tokens_after": event.after });
+        session.turn?.span.addEvent("weft.compaction", { "weft.compaction.tokens_before": event.before, "weft.compaction.tokens_after": event.after });
         return;
       case "compaction.failed":
-        this.#turn?.span.addEvent("weft.compaction.failed", { "weft.compaction.reason": event.reason });
+        session.turn?.span.addEvent("weft.compaction.failed", { "weft.compaction.reason": event.reason });
         return;
       case "turn.finished":
-        this.#turnFinished(event);
+        this.#turnFinished(session, event);
+        this.#sessions.delete(id);
         return;
     }
   }
 
-  /** With content capture on: the request's messages, as the model is about to receive them. */
-  recordRequest(request: ChatRequest): void {
-    if (!this.#chat || !this.options.captureContent) return;
-    this.#chat.span.setAttribute("gen_ai.input.messages", JSON.stringify(request.messages.map(messageParts)));
+  /**
+   * The W3C `traceparent` (and `tracestate`) of a running tool call's span, for the requests the tool
+   * makes (an A2A call), so the remote side's spans are children of `execute_tool`.
+   */
+  traceHeaders(sessionId: string | undefined, callId: string): Record<string, string> {
+    const span = this.#sessions.get(sessionId ?? "")?.tools.get(callId);
+    if (!span) return {};
+    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+    const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}` };
+    const state = traceState?.serialize();
+    if (state) headers.tracestate = state;
+    return headers;
   }
 
-  #turnContext(): Context {
-    if (!this.#turn) {
+  /** With content capture on: the request's messages, as the model is about to receive them. */
+  recordRequest(request: ChatRequest, context?: Pick<HookContext, "sessionId">): void {
+    const chat = this.#sessions.get(context?.sessionId ?? "")?.chat;
+    if (!chat || !this.options.captureContent) return;
+    chat.span.setAttribute("gen_ai.input.messages", JSON.stringify(request.messages.map(messageParts)));
+  }
+
+  #session(id: string): SessionSpans {
+    let session = this.#sessions.get(id);
+    if (!session) {
+      session = { tools: new Map() };
+      this.#sessions.set(id, session);
+    }
+    return session;
+  }
+
+  #turnContext(session: SessionSpans): Context {
+    if (!session.turn) {
       const { agentName } = this.options;
       const span = this.tracer.startSpan(
         agentName ? `invoke_agent ${agentName}` : "invoke_agent",
@@ -88,14 +126,14 @@ export class GenAiSpans {
         },
         this.otel.context.active(),
       );
-      this.#turn = { span, context: this.otel.trace.setSpan(this.otel.context.active(), span) };
+      session.turn = { span, context: this.otel.trace.setSpan(this.otel.context.active(), span) };
     }
-    return this.#turn.context;
+    return session.turn.context;
   }
 
-  #chatStarted(event: FeedbackEventOf<"model.request">): void {
+  #chatStarted(session: SessionSpans, event: FeedbackEventOf<"model.request">): void {
     // A model call that threw left its span open: it ends here, marked as failed.
-    this.#endChat("error");
+    this.#endChat(session, "error");
     const { provider, model } = splitRef(event.model);
     const span = this.tracer.startSpan(
       `chat ${model}`,
@@ -103,13 +141,13 @@ export class GenAiSpans {
         kind: this.otel.SpanKind.CLIENT,
         attributes: { "gen_ai.operation.name": "chat", "gen_ai.provider.name": provider, "gen_ai.request.model": model },
       },
-      this.#turnContext(),
+      this.#turnContext(session),
     );
-    this.#chat = { span, text: "" };
+    session.chat = { span, text: "" };
   }
 
-  #chatFinished(event: FeedbackEventOf<"model.response">): void {
-    const chat = this.#chat;
+  #chatFinished(session: SessionSpans, event: FeedbackEventOf<"model.response">): void {
+    const { chat } = session;
     if (!chat) return;
     const { stats } = event;
     chat.span.setAttributes({
@@ -118,23 +156,24 @@ export class GenAiSpans {
       "gen_ai.usage.output_tokens": stats.outputTokens,
       "gen_ai.usage.cache_read.input_tokens": stats.cacheReadTokens,
       "gen_ai.usage.cache_creation.input_tokens": stats.cacheWriteTokens,
+      ...cost(stats),
       ...(event.stopReason !== undefined ? { "gen_ai.response.finish_reasons": [event.stopReason] } : {}),
     });
     if (this.options.captureContent) {
       const output = { role: "assistant", parts: chat.text ? [{ type: "text", content: chat.text }] : [], finish_reason: event.stopReason ?? "" };
       chat.span.setAttribute("gen_ai.output.messages", JSON.stringify([output]));
     }
-    this.#endChat();
+    this.#endChat(session);
   }
 
-  #endChat(errorType?: string): void {
-    if (!this.#chat) return;
-    if (errorType) this.#fail(this.#chat.span, errorType, "the model call ended without a reply");
-    this.#chat.span.end();
-    this.#chat = undefined;
+  #endChat(session: SessionSpans, errorType?: string): void {
+    if (!session.chat) return;
+    if (errorType) this.#fail(session.chat.span, errorType, "the model call ended without a reply");
+    session.chat.span.end();
+    session.chat = undefined;
   }
 
-  #toolSpan(callId: string, name: string, args: Record<string, unknown> | undefined, startTime?: number): Span {
+  #toolSpan(session: SessionSpans, callId: string, name: string, args: Record<string, unknown> | undefined, startTime?: number): Span {
     const source = this.options.toolSource?.(name);
     const span = this.tracer.startSpan(
       `execute_tool ${name}`,
@@ -150,16 +189,16 @@ export class GenAiSpans {
           ...(this.options.captureContent && args ? { "gen_ai.tool.call.arguments": JSON.stringify(args) } : {}),
         },
       },
-      this.#turn?.context ?? this.otel.context.active(),
+      session.turn?.context ?? this.otel.context.active(),
     );
-    this.#tools.set(callId, span);
+    session.tools.set(callId, span);
     return span;
   }
 
-  #toolFinished(event: FeedbackEventOf<"tool.returned">): void {
+  #toolFinished(session: SessionSpans, event: FeedbackEventOf<"tool.returned">): void {
     // A call refused before it ran (unknown tool, invalid arguments) reports only its return.
-    const span = this.#tools.get(event.callId) ?? this.#toolSpan(event.callId, event.name, undefined, Date.now() - event.elapsedMs);
-    this.#tools.delete(event.callId);
+    const span = session.tools.get(event.callId) ?? this.#toolSpan(session, event.callId, event.name, undefined, Date.now() - event.elapsedMs);
+    session.tools.delete(event.callId);
     if (this.options.captureContent) span.setAttribute("gen_ai.tool.call.result", event.result.output);
     if (event.isError) {
       const metadata = event.result.metadata ?? {};
@@ -168,9 +207,9 @@ export class GenAiSpans {
     span.end();
   }
 
-  #turnFinished(event: FeedbackEventOf<"turn.finished">): void {
-    this.#endChat("error");
-    const turn = this.#turn;
+  #turnFinished(session: SessionSpans, event: FeedbackEventOf<"turn.finished">): void {
+    this.#endChat(session, "error");
+    const { turn } = session;
     if (!turn) return;
     const { usage } = event.metadata;
     turn.span.setAttributes({
@@ -178,18 +217,27 @@ export class GenAiSpans {
       "gen_ai.usage.output_tokens": usage.outputTokens,
       "gen_ai.usage.cache_read.input_tokens": usage.cacheReadTokens,
       "gen_ai.usage.cache_creation.input_tokens": usage.cacheWriteTokens,
+      ...cost(usage),
       "weft.turn.status": event.status,
       "weft.turn.iterations": event.metadata.iterations,
     });
     if (event.status === "aborted") this.#fail(turn.span, "aborted", "the turn was aborted");
     turn.span.end();
-    this.#turn = undefined;
+    session.turn = undefined;
   }
 
   #fail(span: Span, errorType: string, message: string): void {
     span.setAttribute("error.type", errorType);
     span.setStatus({ code: this.otel.SpanStatusCode.ERROR, message });
   }
+}
+
+/**
+ * The GenAI conventions define no cost attribute, so it is weft's own, in the conventions' namespace
+ * style; present only when the provider reported a cost or a price table gave one.
+ */
+function cost(stats: Stats): Record<string, number> {
+  return stats.costUsd !== undefined ? { "weft.usage.cost_usd": stats.costUsd } : {};
 }
 
 function splitRef(ref: string): { provider: string; model: string } {

@@ -37,10 +37,11 @@ async function setupSpans(api: Parameters<Plugin["setup"]>[0], options: OtelPlug
   }
   const tracer = options.tracer ?? otel.trace.getTracer(META.name, META.version);
   const spans = new GenAiSpans(otel, tracer, { ...options, toolSource: (name) => api.tools.get(name)?.source });
-  api.hooks.feedback.tap((event) => spans.observe(event));
+  api.hooks.feedback.tap((event, context) => spans.observe(event, context));
+  api.provide("traceContext", { headers: ({ sessionId, callId }) => spans.traceHeaders(sessionId, callId) });
   if (options.captureContent) {
-    api.hooks.beforeModelCall.tap((request) => {
-      spans.recordRequest(request);
+    api.hooks.beforeModelCall.tap((request, _info, context) => {
+      spans.recordRequest(request, context);
       return request;
     });
   }

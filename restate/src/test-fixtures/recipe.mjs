@@ -1,8 +1,11 @@
 // The agent the Restate tests run: the same recipe in-process and on Restate.
 // Its model is scripted by the transcript: for "refund N" it calls record(N) then slow(N) and then
-// answers; for "approve N" it calls approval(N) (which suspends until answered); otherwise it echoes.
-export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process" }) {
+// answers; for "approve N" it calls approval(N) (which suspends until answered); for "fail S" the model
+// call fails with an HTTP S from the provider (given ProviderError); otherwise it echoes.
+// With logDeltas, every text.delta feedback event is logged ("delta <text>").
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, logDeltas = false }) {
   const kernel = createKernel();
+  if (logDeltas) kernel.hooks.feedback.tap((event) => event.type === "text.delta" && log(`delta ${event.delta}`));
   const record = defineTool({
     name: "record",
     description: "Record a refund",
@@ -37,6 +40,10 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
     const last = messages[messages.length - 1];
     const user = [...messages].reverse().find((message) => message.role === "user")?.content ?? "";
     const order = Number(user.split(" ")[1]);
+    if (last.role === "user" && user.startsWith("fail") && ProviderError) {
+      log(`model failing ${order}`);
+      return new ProviderError(`HTTP ${order}: the model is unavailable`, { provider: "scripted", status: order, retries: 0 });
+    }
     if (last.role === "user") {
       log(`model call 1 ${user}`);
       if (user.startsWith("refund")) return { toolCalls: [{ id: `rec-${order}`, name: "record", arguments: { order } }, { id: `slow-${order}`, name: "slow", arguments: { order } }] };

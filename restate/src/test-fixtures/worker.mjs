@@ -6,18 +6,22 @@ import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import * as restate from "@restatedev/restate-sdk";
 import { createKernel } from "@weft/core";
-import { defineTool } from "@weft/sdk";
+import { ProviderError, defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { restateAgent } from "../../dist/index.js";
 import { recipeParts } from "./recipe.mjs";
 
-const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker" } = process.env;
+const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker", MODEL_RETRY, LOG_DELTAS } = process.env;
 const log = (line) => appendFileSync(SIDE_EFFECTS, `${line}\n`);
 const hang = (what) => {
   log(`hanging ${what} ${WORKER_NAME}`);
   return new Promise(() => {});
 };
 
-const agent = restateAgent(() => recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME }));
+const agent = restateAgent(
+  () => recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, logDeltas: LOG_DELTAS === "1" }),
+  // MODEL_RETRY: the model retry policy as JSON.
+  MODEL_RETRY ? { modelRetry: JSON.parse(MODEL_RETRY) } : {},
+);
 const server = createServer(restate.createEndpointHandler({ services: [agent] }));
 server.listen(Number(WORKER_PORT), "127.0.0.1", () => log(`listening ${WORKER_NAME}`));

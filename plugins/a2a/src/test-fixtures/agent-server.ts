@@ -47,6 +47,8 @@ export interface AgentServerOptions {
   extendedSkills?: SkillSpec[];
   /** Signs the card the server serves. */
   sign?: AgentCardSignatureGenerator;
+  /** For the v0.3 server (`startLegacyAgentServer`): the `signatures` its v0.3 card carries, given the card without them. */
+  signV03?: (card: Record<string, unknown>) => { protected: string; signature: string }[];
   /** Express handlers that see A2A calls (`/a2a/jsonrpc`) first, with the JSON-RPC body parsed: to refuse or cut them. */
   intercept?: RequestHandler[];
   run(turn: Turn): Promise<void> | void;

@@ -135,6 +135,7 @@ export async function startLegacyAgentServer(options: AgentServerOptions): Promi
     defaultOutputModes: ["text/plain"],
     skills: options.skills.map((skill) => ({ ...skill, tags: [] })),
   };
+  if (options.signV03) card.signatures = options.signV03(card as unknown as Record<string, unknown>);
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new LegacyExecutor(state, options.run));
   app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: requestHandler }));
   if (options.intercept) app.use("/a2a/jsonrpc", express.json(), ...options.intercept);
