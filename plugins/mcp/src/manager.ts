@@ -21,18 +21,24 @@ import type {
   ToolContext,
   ToolRegistrar,
   ToolResult,
+  WaitFor,
 } from "@weft/sdk";
 import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
 import { outputChecker } from "./output-schema.js";
 import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
-import { ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
+import { AuthorizationRequired, ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
+import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
+import { signIn } from "./sign-in.js";
+import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
 /** MCP tools keep their own "quiet time" ceiling, so the kernel's default limit must not cut them off. */
 const SELF_TIMED_MS = 2_147_483_647;
+/** Sign-ins one start may ask for: a second covers a grant the server refused right after the first. */
+const MAX_SIGN_INS = 2;
 
 export interface ManagerOptions {
   /** Where tools are registered: a plugin's or scope's registrar, so they go when it closes. */
@@ -49,6 +55,10 @@ export interface ManagerOptions {
   elicitationTimeoutMs?: number;
   /** How remote servers whose session was lost are reconnected. */
   reconnect?: Partial<ReconnectPolicy>;
+  /** The host's resolver: asked for OAuth sign-ins (`pending` kind `authorization`). */
+  waitFor?: WaitFor;
+  /** Where OAuth tokens persist; a 0600 file under the user's config dir by default (`defaultTokenFile`). */
+  tokenStore?: McpTokenStore;
 }
 
 export interface StartOptions {
@@ -75,6 +85,8 @@ interface Entry {
   relisting: Promise<void>;
   /** A remote server whose session was lost (`reconnecting`). */
   reconnect?: Reconnection;
+  /** Its OAuth state (servers with `auth:`), kept across its connections. */
+  oauth?: Promise<WeftOAuthProvider>;
 }
 
 interface Reconnection {
@@ -98,12 +110,14 @@ export class Manager implements McpHost {
   readonly #options: ManagerOptions;
   readonly #logger: Logger;
   readonly #reconnectPolicy: ReconnectPolicy;
+  #tokenStore: McpTokenStore | undefined;
   #closed = false;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
     this.#reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.#tokenStore = options.tokenStore;
   }
 
   /** Adds a server without starting it; a disabled one reports `disabled`. Replaces a stopped or failed entry. */
@@ -222,6 +236,15 @@ export class Manager implements McpHost {
     return this.#connected().flatMap(([server, connection]) => (connection.instructions ? [{ server, text: connection.instructions }] : []));
   }
 
+  async signOut(name: string): Promise<boolean> {
+    const entry = this.#entry(name);
+    const transport = resolveTransport(entry.spec, this.#options.env);
+    if (transport.kind === "stdio") throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${name}" is a local (stdio) server: it has no sign-in`);
+    await this.stop(name);
+    entry.oauth = undefined;
+    return this.#tokens().delete(new URL(transport.url).href);
+  }
+
   /** Stops every server; idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -265,13 +288,23 @@ export class Manager implements McpHost {
     await this.#endReconnection(entry);
     await previous?.close().catch(() => {});
 
-    const timeout = AbortSignal.timeout(spec.timeoutMs);
-    const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    const signal = AbortSignal.any(signals);
+    const stops = [stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    let timeout = AbortSignal.timeout(spec.timeoutMs);
+    let signal = AbortSignal.any([timeout, ...stops]);
     const opening: { connection?: ServerConnection } = {};
     let connection: ServerConnection | undefined;
     try {
-      connection = await this.#open(entry, signal, opening);
+      for (let round = 1; connection === undefined; round++) {
+        try {
+          connection = await this.#open(entry, signal, opening);
+        } catch (error) {
+          if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
+          // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
+          await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
+          timeout = AbortSignal.timeout(spec.timeoutMs);
+          signal = AbortSignal.any([timeout, ...stops]);
+        }
+      }
       entry.connection = connection;
       entry.listed = this.#filter(spec, await connection.listTools(signal), true);
       return connection;
@@ -305,10 +338,18 @@ export class Manager implements McpHost {
   /** A new connection for the entry; `opening.connection` is set as soon as it exists, for the catch of a failed list. */
   async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
     const { spec } = entry;
+    const transport = resolveTransport(spec, this.#options.env);
+    if (transport.kind !== "stdio" && transport.auth) entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens());
+    const oauth = await entry.oauth?.catch((error: unknown) => {
+      entry.oauth = undefined;
+      throw error;
+    });
     const connection = await ServerConnection.open(
       {
         server: spec.name,
-        transport: resolveTransport(spec, this.#options.env),
+        transport,
+        oauth,
+        signIn: (request, call, signal) => this.#signIn(entry, request, call, signal),
         env: this.#options.env ?? process.env,
         toolTimeoutMs: spec.toolTimeoutMs,
         maxResultBytes: spec.maxResultBytes,
@@ -325,6 +366,17 @@ export class Manager implements McpHost {
     );
     opening.connection = connection;
     return connection;
+  }
+
+  /** The user's sign-in through the host's `waitFor`, bounded like a server's question. */
+  #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
+    const timeoutMs = this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs });
+  }
+
+  #tokens(): McpTokenStore {
+    this.#tokenStore ??= fileTokenStore(defaultTokenFile(this.#options.env ?? process.env));
+    return this.#tokenStore;
   }
 
   /**
@@ -606,6 +658,6 @@ export class Manager implements McpHost {
  * disposed), warnings to its logger, events to its feedback, relative paths from its base folder.
  * The CLI: `const manager = mcpManager(kernel.scope("mcp-cli"))`.
  */
-export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect"> = {}): Manager {
+export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect" | "waitFor" | "tokenStore"> = {}): Manager {
   return new Manager({ ...options, tools: api.tools, logger: api.logger, emit: (event) => api.emit(event), baseDir: api.baseDir });
 }

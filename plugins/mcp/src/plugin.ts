@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, definePlugin, type WaitFor } from "@weft/sdk";
+import type { McpTokenStore } from "./token-store.js";
 import { loadMcpConfig } from "./config.js";
 import { mcpManager } from "./manager.js";
 
@@ -12,8 +13,13 @@ const options = Type.Object({
   deadlineMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** Advertise elicitation: set it when the host answers `pending` requests (it has a `waitFor`). */
   elicitation: Type.Optional(Type.Boolean()),
-  /** The host's resolver, as the toolkit passes it: its presence turns elicitation on. Never called here. */
+  /**
+   * The host's resolver, as the toolkit passes it: its presence turns elicitation on, and it is asked for
+   * OAuth sign-ins (`pending` kind `authorization`) when a server with `auth:` needs one.
+   */
   waitFor: Type.Optional(Type.Unsafe<WaitFor>({})),
+  /** Where OAuth tokens persist (`McpTokenStore`); by default a 0600 file under the user's config dir. */
+  tokenStore: Type.Optional(Type.Unsafe<McpTokenStore>({})),
   /** How long a server's question waits for the host before it is cancelled. */
   elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** How remote servers whose session was lost are reconnected (first attempt at once, then capped backoff). */
@@ -45,6 +51,8 @@ export const mcpPlugin = definePlugin({
       elicitation: settings.elicitation ?? settings.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
       reconnect: settings.reconnect,
+      waitFor: settings.waitFor,
+      tokenStore: settings.tokenStore,
     });
     for (const server of servers) manager.register(server);
     api.provide("mcp", manager);

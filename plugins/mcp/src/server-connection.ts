@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -18,8 +19,10 @@ import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describeHandshakeFailure } from "./handshake-failure.js";
+import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
 import { StreamAttribution } from "./stream-attribution.js";
@@ -58,6 +61,10 @@ export interface ConnectionOptions {
   onNotice(notice: ServerNotice): void;
   /** The connection ended without `close()` being called: the process died or the stream closed. */
   onLost(): void;
+  /** A remote server's OAuth (its `auth:`), shared by the connections the server has over time. */
+  oauth?: WeftOAuthProvider;
+  /** The user's sign-in a tool call ran into (a step-up of scopes, a grant that expired): the authorization code. */
+  signIn?(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string>;
 }
 
 /** A failed connect, with what a stdio server left on stderr. */
@@ -68,6 +75,20 @@ export class ConnectError extends Error {
     options: { cause: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The handshake stopped at the user's sign-in (OAuth authorization code grant): `finish(code)` exchanges
+ * the code for tokens, after which a new connection goes through.
+ */
+export class AuthorizationRequired extends ConnectError {
+  constructor(
+    readonly request: AuthorizationRequest,
+    readonly finish: (code: string) => Promise<void>,
+    options: { cause: unknown },
+  ) {
+    super("the server needs the user to sign in (OAuth)", undefined, options);
   }
 }
 
@@ -147,6 +168,10 @@ export class ServerConnection {
    * an abort or the server's death is an error result the model reads.
    */
   async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
+    return this.#call(tool, args, ctx, checkOutput, false);
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput: ((value: unknown) => string[]) | undefined, signedIn: boolean): Promise<ToolResult> {
     const { server } = this.#options;
     let call: InFlightCall;
     const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
@@ -182,6 +207,17 @@ export class ServerConnection {
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    const signInRequest = outcome.kind === "failed" && outcome.error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
+    if (signInRequest && !signedIn && !ctx.answer) {
+      // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
+      try {
+        const code = await this.#signIn(signInRequest, { callId: ctx.callId, toolName: tool }, ctx.signal);
+        await finishAuthOf(this.#transport)?.(code);
+      } catch (error) {
+        return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
+      }
+      return this.#call(tool, args, ctx, checkOutput, true);
+    }
     if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
       // Nothing ran: the manager may send the call again over a new session.
       const reason = describeRemoteFailure(outcome.error, this.#options.transport.url);
@@ -234,6 +270,12 @@ export class ServerConnection {
     } finally {
       await this.#transport.close().catch(() => {});
     }
+  }
+
+  #signIn(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string> {
+    const signIn = this.#options.signIn;
+    if (!signIn) throw new WeftError("MCP_AUTH_FAILED", "the server asks the user to sign in, and this host cannot ask");
+    return signIn(request, call, signal);
   }
 
   /** Asks for the configured log level; a server that refuses it keeps logging as it likes. */
@@ -322,7 +364,7 @@ export class ServerConnection {
                 onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
               }),
           ]
-        : remoteTransports(transport, this.#attribution.fetch);
+        : remoteTransports(transport, this.#attribution.fetch, this.#options.oauth);
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
@@ -333,7 +375,11 @@ export class ServerConnection {
         if (this.capabilities.logging) await this.#setLogLevel(signal);
         return;
       } catch (error) {
-        await this.#transport.close().catch(() => {});
+        const failed = this.#transport;
+        await failed.close().catch(() => {});
+        const signIn = error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
+        const finish = finishAuthOf(failed);
+        if (signIn && finish) throw new AuthorizationRequired(signIn, finish, { cause: error });
         if (index < attempts.length - 1 && isLegacyServerAnswer(error) && !signal.aborted) continue;
         throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
       }
@@ -429,6 +475,12 @@ export class ServerConnection {
       throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}": ${errorMessage(error)}`, { cause: error });
     }
   }
+}
+
+/** The remote transport's code-for-tokens exchange (it knows the server's resource metadata and scope). */
+function finishAuthOf(transport: Transport): ((code: string) => Promise<void>) | undefined {
+  if (transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport) return (code) => transport.finishAuth(code);
+  return undefined;
 }
 
 /** Every item of a paginated list request, following `nextCursor`. */
