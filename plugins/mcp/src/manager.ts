@@ -294,9 +294,13 @@ export class Manager implements McpHost {
     const opening: { connection?: ServerConnection } = {};
     let connection: ServerConnection | undefined;
     try {
-      for (let round = 1; connection === undefined; round++) {
+      // A server may refuse the handshake or only the listing until the user signs in.
+      for (let round = 1; ; round++) {
         try {
-          connection = await this.#open(entry, signal, opening);
+          connection ??= await this.#open(entry, signal, opening);
+          entry.connection = connection;
+          entry.listed = this.#filter(spec, await connection.listTools(signal), true);
+          return connection;
         } catch (error) {
           if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
           // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
@@ -305,9 +309,6 @@ export class Manager implements McpHost {
           signal = AbortSignal.any([timeout, ...stops]);
         }
       }
-      entry.connection = connection;
-      entry.listed = this.#filter(spec, await connection.listTools(signal), true);
-      return connection;
     } catch (error) {
       connection ??= opening.connection;
       // Died while listing: `#lost` has already said so.

@@ -160,7 +160,18 @@ export class ServerConnection {
   async listTools(signal?: AbortSignal): Promise<McpTool[]> {
     if (!this.capabilities.tools) return [];
     const options = { signal, timeout: this.#options.requestTimeoutMs };
-    return allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
+    try {
+      return await allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
+    } catch (error) {
+      throw this.#signInNeeded(error) ?? error;
+    }
+  }
+
+  /** A request the server refused until the user signs in (again, or for more scopes), as the manager handles it. */
+  #signInNeeded(error: unknown): AuthorizationRequired | undefined {
+    const request = error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
+    const finish = finishAuthOf(this.#transport);
+    return request && finish ? new AuthorizationRequired(request, finish, { cause: error }) : undefined;
   }
 
   /**
@@ -207,12 +218,11 @@ export class ServerConnection {
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
-    const signInRequest = outcome.kind === "failed" && outcome.error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
-    if (signInRequest && !signedIn && !ctx.answer) {
+    const signInNeeded = outcome.kind === "failed" ? this.#signInNeeded(outcome.error) : undefined;
+    if (signInNeeded && !signedIn && !ctx.answer) {
       // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
       try {
-        const code = await this.#signIn(signInRequest, { callId: ctx.callId, toolName: tool }, ctx.signal);
-        await finishAuthOf(this.#transport)?.(code);
+        await signInNeeded.finish(await this.#signIn(signInNeeded.request, { callId: ctx.callId, toolName: tool }, ctx.signal));
       } catch (error) {
         return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
       }
@@ -375,11 +385,9 @@ export class ServerConnection {
         if (this.capabilities.logging) await this.#setLogLevel(signal);
         return;
       } catch (error) {
-        const failed = this.#transport;
-        await failed.close().catch(() => {});
-        const signIn = error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
-        const finish = finishAuthOf(failed);
-        if (signIn && finish) throw new AuthorizationRequired(signIn, finish, { cause: error });
+        await this.#transport.close().catch(() => {});
+        const signInNeeded = this.#signInNeeded(error);
+        if (signInNeeded) throw signInNeeded;
         if (index < attempts.length - 1 && isLegacyServerAnswer(error) && !signal.aborted) continue;
         throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
       }
