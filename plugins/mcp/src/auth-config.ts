@@ -60,10 +60,10 @@ export function parseAuth(value: unknown, fail: (field: string, problem: string)
 }
 
 /** The auth entry with `${VAR}` expanded in its strings; an unset variable is an error naming the field, never a value. */
-export function resolveAuth(auth: McpAuthSpec, env: Record<string, string | undefined>, missing: (field: string, variable: string) => never): McpAuthSpec {
+export function resolveAuth(auth: McpAuthSpec, env: Record<string, string | undefined>, missing: (field: string, problem: string) => never): McpAuthSpec {
   const expand = (field: keyof McpAuthSpec) => {
     const value = auth[field];
-    return typeof value === "string" ? { [field]: expandVariables(value, env, (variable) => missing(`"auth.${field}"`, variable)) } : {};
+    return typeof value === "string" ? { [field]: expandVariables(value, env, (problem) => missing(`"auth.${field}"`, problem)) } : {};
   };
   return { ...auth, ...expand("clientId"), ...expand("clientSecret"), ...expand("privateKey"), ...expand("signingAlgorithm") };
 }

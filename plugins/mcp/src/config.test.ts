@@ -104,7 +104,7 @@ describe("parseMcpConfig", () => {
       [remote({ redirectPort: 70_000 }), 'mcp server "a": "auth.redirectPort" must be a port number (1-65535)'],
       [remote({ scopes: "read" }), 'mcp server "a": "auth.scopes" must be an array of scope names'],
       [remote({ clientId: "x", clientSecret: "s", privateKey: "k" }), 'mcp server "a": "auth" has both "clientSecret" and "privateKey": the client authenticates one way'],
-      [remote({ clientId: "x", clientSecret: "${NOPE}" }), 'mcp server "a": "auth.clientSecret" uses ${NOPE}, which is not set; set it in the environment or remove the reference'],
+      [remote({ clientId: "x", clientSecret: "${NOPE}" }), 'mcp server "a": "auth.clientSecret": environment variable NOPE is not set (set it, or write ${NOPE:-default} for a fallback)'],
       [{ mcpServers: { a: { command: "x", auth: {} } } }, 'mcp server "a": "auth" is for remote (url) servers; give a local server its credentials in "env"'],
     ];
     for (const [config, message] of cases) expect(() => parseMcpConfig(config, { env: {} })).toThrow(invalid(message));
@@ -119,8 +119,12 @@ describe("parseMcpConfig", () => {
     if (!local || !remote) throw new Error("expected two servers");
     expect(resolveTransport(local, env)).toMatchObject({ args: ["--token=s3cret"], env: { KEY: "s3cret" } });
     expect(resolveTransport(remote, env)).toMatchObject({ url: "https://api.example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
+    // The command too, and a default for what is unset (Claude Code's .mcp.json forms).
+    const [tool] = parseMcpConfig({ mcpServers: { tool: { command: "${TOOLS:-/opt/tools}/run", args: ["--host=${HOST}"] } } }, { env });
+    if (!tool) throw new Error("expected a server");
+    expect(resolveTransport(tool, env)).toMatchObject({ command: "/opt/tools/run", args: ["--host=api.example.com"] });
     expect(() => parseMcpConfig({ mcpServers: { web: { url: "https://h/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } } }, { env })).toThrow(
-      invalid('mcp server "web": headers.Authorization uses ${API_TOKEN}, which is not set; set it in the environment or remove the reference'),
+      invalid('mcp server "web": headers.Authorization: environment variable API_TOKEN is not set (set it, or write ${API_TOKEN:-default} for a fallback)'),
     );
     // A disabled server may name variables that are not set.
     expect(parseMcpConfig({ mcpServers: { off: { command: "x", args: ["${NOPE}"], enabled: false } } }, { env })).toHaveLength(1);

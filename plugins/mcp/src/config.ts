@@ -186,20 +186,20 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
 }
 
 /**
- * The transport with every `${VAR}` in `args`, `env`, `url` and `headers` expanded. An unset variable is
+ * The transport with every `${VAR}` (and `${VAR:-default}`) in `command`, `args`, `env`, `url`, `headers` and `auth` expanded. An unset variable is
  * a MCP_CONFIG_INVALID error naming the server, the field and the variable, never any value.
  */
 export function resolveTransport(spec: McpServerSpec, env: Record<string, string | undefined> = process.env, source?: string): ServerTransport {
-  const unset = (field: string, variable: string): never => {
+  const unset = (field: string, problem: string): never => {
     const where = source ? `${source}: ` : "";
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field} uses \${${variable}}, which is not set; set it in the environment or remove the reference`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field}: ${problem}`);
   };
-  const expand = (field: string) => (text: string) => expandVariables(text, env, (variable) => unset(field, variable));
+  const expand = (field: string) => (text: string) => expandVariables(text, env, (problem) => unset(field, problem));
   const mapValues = (field: string, map: Record<string, string>) =>
     Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(`${field}.${key}`)(value)]));
   const { transport } = spec;
   if (transport.kind === "stdio") {
-    return { ...transport, args: transport.args.map((arg, index) => expand(`args[${index}]`)(arg)), env: mapValues("env", transport.env) };
+    return { ...transport, command: expand('"command"')(transport.command), args: transport.args.map((arg, index) => expand(`args[${index}]`)(arg)), env: mapValues("env", transport.env) };
   }
   const url = expand('"url"')(transport.url);
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
