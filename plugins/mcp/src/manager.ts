@@ -35,7 +35,11 @@ import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-st
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
-/** MCP tools keep their own "quiet time" ceiling, so the kernel's default limit must not cut them off. */
+/**
+ * MCP tools keep their own "quiet time" ceiling (`toolTimeout`, restarted by progress), so they declare no
+ * overall limit of their own. A caller's limit still holds: at `ctx.deadline` the call is cancelled on the
+ * server and reports itself (`timedOut`).
+ */
 const SELF_TIMED_MS = 2_147_483_647;
 /** Sign-ins one start may ask for: a second covers a grant the server refused right after the first. */
 const MAX_SIGN_INS = 2;

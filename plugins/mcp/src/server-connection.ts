@@ -11,7 +11,7 @@ import {
   type ServerCapabilities,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { WeftError, errorMessage, errorResult } from "@weft/sdk";
+import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -461,6 +461,9 @@ export class ServerConnection {
         `MCP server "${server}" went quiet: ${tool} sent no result and no progress for ${this.#options.toolTimeoutMs} ms (its toolTimeout), so the call was cancelled`,
         { ...origin, timedOut: true },
       );
+    }
+    if (signal.aborted && deadlinePassed(signal)) {
+      return errorResult(`MCP server "${server}": ${tool} did not finish within the call's time limit, so weft cancelled it on the server`, { ...origin, timedOut: true });
     }
     if (signal.aborted) return errorResult(`${tool} was aborted`, { ...origin, aborted: true });
     if (this.#lost) {
