@@ -27,7 +27,7 @@ import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config
 import { outputChecker } from "./output-schema.js";
 import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
-import { AuthorizationRequired, ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
+import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
 import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
 import { signIn } from "./sign-in.js";
 import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
@@ -303,7 +303,7 @@ export class Manager implements McpHost {
         try {
           connection ??= await this.#open(entry, signal, opening);
           entry.connection = connection;
-          entry.listed = this.#filter(spec, await connection.listTools(signal), true);
+          entry.listed = this.#filter(spec, await connection.listTools(signal), true, connection.runsTasks);
           return connection;
         } catch (error) {
           if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
@@ -389,18 +389,18 @@ export class Manager implements McpHost {
    * is reconnecting joins (or starts) the attempt; a call the server's lost session refused is sent again,
    * once, over the new session.
    */
-  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
-    if (ctx.answer) return connection.call(tool, args, ctx, checkOutput);
+  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
+    if (ctx.answer) return connection.call(tool, args, ctx, shape);
     let current = entry.connection ?? connection;
     if (entry.state === "reconnecting") {
       const ready = await this.#reconnectNow(entry);
       if (!ready) return this.#unreachable(entry, tool);
       current = ready;
     }
-    const result = await current.call(tool, args, ctx, checkOutput);
+    const result = await current.call(tool, args, ctx, shape);
     if (result.metadata?.sessionGone !== true || ctx.signal.aborted) return result;
     const ready = await this.#reconnectNow(entry);
-    return ready ? ready.call(tool, args, ctx, checkOutput) : this.#unreachable(entry, tool);
+    return ready ? ready.call(tool, args, ctx, shape) : this.#unreachable(entry, tool);
   }
 
   #unreachable(entry: Entry, tool: string): ToolResult {
@@ -447,7 +447,7 @@ export class Manager implements McpHost {
         if (entry.reconnect !== reconnect || connection.lost) throw new Error("the new session ended at once");
         entry.reconnect = undefined;
         entry.connection = connection;
-        entry.listed = this.#filter(entry.spec, tools, false);
+        entry.listed = this.#filter(entry.spec, tools, false, connection.runsTasks);
         entry.error = undefined;
         const before = entry.registered.map((tool) => tool.name);
         this.#publish(entry, connection);
@@ -512,7 +512,9 @@ export class Manager implements McpHost {
     const { spec } = entry;
     const annotations = { title: tool.title ?? tool.annotations?.title, ...tool.annotations };
     const hints = Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined));
-    const checkOutput = outputChecker(tool.outputSchema);
+    // A tool that supports tasks runs as one where the server can run tasks (task-only tools are offered only there).
+    const asTask = tool.execution?.taskSupport === "required" || (tool.execution?.taskSupport === "optional" && connection.runsTasks);
+    const shape: CallShape = { checkOutput: outputChecker(tool.outputSchema), asTask };
     return {
       name,
       description: tool.description ?? tool.title ?? "",
@@ -521,7 +523,7 @@ export class Manager implements McpHost {
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
       timeoutMs: SELF_TIMED_MS,
-      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx, checkOutput),
+      execute: (args, ctx) => this.#call(entry, connection, tool.name, args, ctx, shape),
     };
   }
 
@@ -538,7 +540,7 @@ export class Manager implements McpHost {
         return;
       }
       if (entry.connection !== connection || connection.lost) return;
-      entry.listed = this.#filter(entry.spec, tools, false);
+      entry.listed = this.#filter(entry.spec, tools, false, connection.runsTasks);
       if (entry.state !== "connected") return;
       const before = entry.registered.map((tool) => tool.name);
       this.#publish(entry, connection);
@@ -590,12 +592,12 @@ export class Manager implements McpHost {
   }
 
   /** Applies the entry's `tools` allow/drop list; names that match nothing are reported once. */
-  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean): McpTool[] {
-    // A tool that only runs as an MCP task would fail every plain call: it is not offered.
-    const tools = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean, runsTasks: boolean): McpTool[] {
+    // A tool that only runs as an MCP task cannot run on a server that says it runs no tasks: it is not offered.
+    const tools = runsTasks ? listed : listed.filter((tool) => tool.execution?.taskSupport !== "required");
     if (warn && tools.length < listed.length) {
       const names = listed.filter((tool) => !tools.includes(tool)).map((tool) => `"${tool.name}"`);
-      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, which weft does not support yet; not offered`);
+      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, and the server declares no task support for tools/call; not offered`);
     }
     const filter = spec.tools;
     if (!filter) return tools;

@@ -53,6 +53,6 @@ describe("results the model reads", () => {
 
   it("does not offer a tool that runs only as an MCP task", () => {
     expect(kernel.tools.get("s__research")).toBeUndefined();
-    expect(logger.lines.map((line) => line.message)).toContain('MCP server "s": "research" run only as MCP tasks, which weft does not support yet; not offered');
+    expect(logger.lines.map((line) => line.message)).toContain('MCP server "s": "research" run only as MCP tasks, and the server declares no task support for tools/call; not offered');
   });
 });

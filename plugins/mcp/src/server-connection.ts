@@ -26,6 +26,7 @@ import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.j
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
 import { StreamAttribution } from "./stream-attribution.js";
+import { callAsTask } from "./task-call.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -65,6 +66,12 @@ export interface ConnectionOptions {
   oauth?: WeftOAuthProvider;
   /** The user's sign-in a tool call ran into (a step-up of scopes, a grant that expired): the authorization code. */
   signIn?(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string>;
+}
+
+/** How a tool is called: its outputSchema check, and whether as an MCP task. */
+export interface CallShape {
+  checkOutput?: (value: unknown) => string[];
+  asTask?: boolean;
 }
 
 /** A failed connect, with what a stdio server left on stderr. */
@@ -132,6 +139,11 @@ export class ServerConnection {
     return this.#client.getInstructions() || undefined;
   }
 
+  /** Whether the server runs `tools/call` as MCP tasks (its `tasks.requests.tools.call` capability). */
+  get runsTasks(): boolean {
+    return Boolean(this.capabilities.tasks?.requests?.tools?.call);
+  }
+
   /** Connected, and neither closed nor lost. */
   get open(): boolean {
     return this.#ready && !this.#closing && !this.#lost;
@@ -178,11 +190,12 @@ export class ServerConnection {
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
-    return this.#call(tool, args, ctx, checkOutput, false);
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
+    return this.#call(tool, args, ctx, shape, false);
   }
 
-  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput: ((value: unknown) => string[]) | undefined, signedIn: boolean): Promise<ToolResult> {
+  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
+    const { checkOutput } = shape;
     const { server } = this.#options;
     let call: InFlightCall;
     const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
@@ -206,6 +219,7 @@ export class ServerConnection {
           // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
           // mismatch is a warning the model's result carries, where `callTool` would fail the call.
           const params = { name: tool, arguments: args, _meta: { progressToken } };
+          if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
           return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
@@ -226,7 +240,7 @@ export class ServerConnection {
       } catch (error) {
         return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
       }
-      return this.#call(tool, args, ctx, checkOutput, true);
+      return this.#call(tool, args, ctx, shape, true);
     }
     if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
       // Nothing ran: the manager may send the call again over a new session.
