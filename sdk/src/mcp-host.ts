@@ -27,7 +27,7 @@ export interface McpServerConfig {
   tools?: string[];
   /** Extra environment variables to pass to a stdio server. */
   inheritEnv?: string[];
-  /** The most a tool result may give the model, in bytes of text (default 1 MiB); the rest is cut with a note. */
+  /** The most a tool result, prompt message or resource text may give the model, in bytes (default 1 MiB); the rest is cut with a note. */
   maxResultBytes?: number;
   /**
    * OAuth 2.1 for a remote server (the MCP authorization spec). `{}` signs in with the authorization code

@@ -25,6 +25,7 @@ import { describeHandshakeFailure } from "./handshake-failure.js";
 import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
+import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
 import { callAsTask } from "./task-call.js";
 
@@ -261,7 +262,7 @@ export class ServerConnection {
   async readResource(uri: string): Promise<McpResourceContents[]> {
     const result = await this.#request(() => this.#client.readResource({ uri }, { timeout: this.#options.requestTimeoutMs }));
     return result.contents.map((item) =>
-      defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? (item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
+      defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? this.#limit(item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
     );
   }
 
@@ -278,8 +279,13 @@ export class ServerConnection {
     const result = await this.#request(() => this.#client.getPrompt({ name, arguments: args }, { timeout: this.#options.requestTimeoutMs }));
     return defined({
       description: result.description,
-      messages: result.messages.map((message) => ({ role: message.role, content: flattenBlock(message.content as ContentBlock) })),
+      messages: result.messages.map((message) => ({ role: message.role, content: this.#limit(flattenBlock(message.content as ContentBlock)) })),
     });
+  }
+
+  /** A prompt message's or resource's text, cut to the server's `maxResultBytes` like a tool result: it goes to a model too. */
+  #limit(text: string): string {
+    return limitResult(text, this.#options.maxResultBytes)?.text ?? text;
   }
 
   /** Closes the session; a stdio server's whole process group is stopped. Held questions are cancelled. */
