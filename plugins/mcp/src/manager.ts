@@ -293,7 +293,8 @@ export class Manager implements McpHost {
     await previous?.close().catch(() => {});
 
     const stops = [stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    let timeout = AbortSignal.timeout(spec.timeoutMs);
+    // Undefined while the user signs in: that wait is not the server's connect time.
+    let timeout: AbortSignal | undefined = AbortSignal.timeout(spec.timeoutMs);
     let signal = AbortSignal.any([timeout, ...stops]);
     const opening: { connection?: ServerConnection } = {};
     let connection: ServerConnection | undefined;
@@ -308,6 +309,7 @@ export class Manager implements McpHost {
         } catch (error) {
           if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
           // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
+          timeout = undefined;
           await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
           timeout = AbortSignal.timeout(spec.timeoutMs);
           signal = AbortSignal.any([timeout, ...stops]);
@@ -324,7 +326,7 @@ export class Manager implements McpHost {
         this.#setState(entry, "stopped");
         return undefined;
       }
-      const reason = timeout.aborted
+      const reason = timeout?.aborted
         ? `did not connect and list its tools within ${spec.timeoutMs} ms (its "timeout")`
         : bounds.deadline?.aborted
           ? `was not ready before the MCP start deadline (${bounds.deadlineMs} ms)`

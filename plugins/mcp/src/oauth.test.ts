@@ -26,8 +26,8 @@ describe("a remote server behind OAuth", () => {
     return { action: "accept" };
   };
 
-  const start = async (waitFor: WaitFor | undefined, auth: Record<string, unknown> = {}) => {
-    const config = { mcpServers: { guarded: { url: protectedMcp.url, auth } } };
+  const start = async (waitFor: WaitFor | undefined, auth: Record<string, unknown> = {}, timeout?: number) => {
+    const config = { mcpServers: { guarded: { url: protectedMcp.url, auth, ...(timeout ? { timeout } : {}) } } };
     const kernel = await createTestKernel([[mcp, { config, waitFor, tokenStore: fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })) }]], {
       logger: memoryLogger(),
     });
@@ -108,6 +108,23 @@ describe("a remote server behind OAuth", () => {
     expect((await mcpHost(kernel).start("guarded")).state).toBe("connected");
     expect(asked.at(-1)?.kind).toBe("authorization");
   });
+
+  it("waits for a sign-in longer than the server's connect timeout: the user's time is not the server's", async () => {
+    await mcpHost(await start(browser)).signOut("guarded");
+    const slowUser: WaitFor = async (suspension, signal) => {
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      return browser(suspension, signal);
+    };
+    const kernel = await start(slowUser, {}, 5_000);
+    expect(mcpHost(kernel).status()[0]).toMatchObject({ state: "connected", tools: 1 });
+    // A late "no" is reported as the user's answer, not as the server's timeout.
+    await mcpHost(kernel).signOut("guarded");
+    const slowNo: WaitFor = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      return { action: "decline" };
+    };
+    expect(mcpHost(await start(slowNo, {}, 5_000)).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
+  }, 60_000);
 
   it("fails the start with what to do when the host cannot ask, or the user declines", async () => {
     await mcpHost(await start(browser)).signOut("guarded");
