@@ -78,7 +78,7 @@ examples:
     });
     const usage = await weft(project, ["mcp", "restart", "--json"]);
     expect(usage.code).toBe(2);
-    expect(JSON.parse(usage.stdout)).toEqual({ code: "USAGE", message: 'say "list", "start <server>", "stop <server>", "add <name> -- <command>" or "serve"' });
+    expect(JSON.parse(usage.stdout)).toEqual({ code: "USAGE", message: 'say "list", "start <server>", "stop <server>", "login <server>", "logout <server>", "add <name> -- <command>" or "serve"' });
   });
 
   it("exits 130 when Ctrl-C stops a run", async () => {

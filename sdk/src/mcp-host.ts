@@ -27,10 +27,34 @@ export interface McpServerConfig {
   tools?: string[];
   /** Extra environment variables to pass to a stdio server. */
   inheritEnv?: string[];
-  /** The most a tool result may give the model, in bytes of text (default 1 MiB); the rest is cut with a note. */
+  /** The most a tool result, prompt message or resource text may give the model, in bytes (default 1 MiB); the rest is cut with a note. */
   maxResultBytes?: number;
+  /**
+   * OAuth 2.1 for a remote server (the MCP authorization spec). `{}` signs in with the authorization code
+   * grant and dynamic client registration; a `clientId` that is an https URL is a client ID metadata
+   * document. Secrets may be `${VAR}` references.
+   */
+  auth?: McpServerAuth;
   /** The least severe log message the server should send (`logging/setLevel`; default `warning`). */
   logLevel?: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+}
+
+/** A remote server's `auth:` entry; these names are shared with other MCP tools' configs. */
+export interface McpServerAuth {
+  /** `authorization_code` (the default: the user signs in through a browser) or `client_credentials` (a machine client). */
+  grant?: "authorization_code" | "client_credentials";
+  /** A pre-registered client's id, or an https URL of a client ID metadata document; absent: dynamic registration. */
+  clientId?: string;
+  /** The pre-registered client's secret (`client_secret_basic`/`_post`), e.g. `"${MCP_SECRET}"`. */
+  clientSecret?: string;
+  /** A PEM private key: the client authenticates with a signed JWT (`private_key_jwt`). */
+  privateKey?: string;
+  /** The JWT's algorithm (RS256, ES256, ...); by default from the key's type. */
+  signingAlgorithm?: string;
+  /** Scopes to ask for when the server names none (its `WWW-Authenticate` and metadata come first). */
+  scopes?: string[];
+  /** The port of the redirect URI `http://127.0.0.1:<port>/callback` (pre-registered clients need a fixed one). */
+  redirectPort?: number;
 }
 
 /**
@@ -156,4 +180,9 @@ export interface McpHost {
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
   /** The connected servers' `instructions`, in server order, to add to a system prompt. */
   instructions(): McpInstructions[];
+  /**
+   * Stops a remote server and forgets the OAuth tokens and client registration weft stored for it (its
+   * next start signs in again). Resolves false when nothing was stored.
+   */
+  signOut(server: string): Promise<boolean>;
 }

@@ -5,10 +5,11 @@ import { addMcpServer } from "../mcp-json-file.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
+import { runMcpLogin, runMcpLogout } from "./mcp-login.js";
 import { MCP_SERVE_FLAGS, runMcpServe } from "./mcp-serve.js";
 
 export default defineCommand({
-  usage: "mcp list | start <server> | stop <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]",
+  usage: "mcp list | start <server> | stop <server> | login <server> | logout <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]",
   flags: {
     ...CONFIG_FLAG,
     ...JSON_FLAG,
@@ -21,6 +22,7 @@ export default defineCommand({
     "weft mcp start memory --json",
     "weft mcp add memory -- npx -y @modelcontextprotocol/server-memory",
     "weft mcp add docs --url https://example.com/mcp",
+    "weft mcp login docs",
     "weft mcp serve",
     "weft mcp serve --http --port 3333",
   ],
@@ -30,7 +32,9 @@ export default defineCommand({
     if (positionals[0] === "serve") return runMcpServe(values, io);
     const [action, name, ...command] = positionals;
     if (action === "add") return add(name, command, values, io);
-    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>", "stop <server>", "add <name> -- <command>" or "serve"');
+    if (action === "login") return runMcpLogin(name, values, io);
+    if (action === "logout") return runMcpLogout(name, values, io);
+    if (action !== "list" && action !== "start" && action !== "stop") throw new UsageError('say "list", "start <server>", "stop <server>", "login <server>", "logout <server>", "add <name> -- <command>" or "serve"');
     if (action !== "list" && !name) throw new UsageError(`name the server to ${action}`);
     const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
-import mcp, { childEnvironment, loadMcpConfig, parseMcpConfig, resolveTransport } from "./index.js";
+import mcp, { childEnvironment, loadMcpConfig, parseMcpConfig, parseServerEntry, resolveTransport } from "./index.js";
 import { LineTail } from "./line-tail.js";
 import { stdio } from "./test-fixtures/harness.js";
 
@@ -86,6 +86,30 @@ describe("parseMcpConfig", () => {
     for (const [config, message] of cases) expect(() => parseMcpConfig(config)).toThrow(invalid(message));
   });
 
+  it("reads a remote server's auth entry with the issue's names, and names every mistake in it", () => {
+    const [server] = parseMcpConfig(
+      { mcpServers: { a: { url: "https://h/mcp", auth: { grant: "client_credentials", clientId: "weft", clientSecret: "${SECRET}", scopes: ["read"] } } } },
+      { env: { SECRET: "s3cret" } },
+    );
+    if (!server) throw new Error("expected a server");
+    expect(resolveTransport(server, { SECRET: "s3cret" })).toMatchObject({ auth: { grant: "client_credentials", clientId: "weft", clientSecret: "s3cret", scopes: ["read"] } });
+    expect(parseServerEntry("b", { url: "https://h/mcp", auth: {} }).transport).toMatchObject({ auth: { grant: "authorization_code" } });
+    const remote = (auth: unknown) => ({ mcpServers: { a: { url: "https://h/mcp", auth } } });
+    const cases: [unknown, string][] = [
+      [remote("yes"), 'mcp server "a": "auth" must be an object (use {} for OAuth with dynamic client registration)'],
+      [remote({ client_id: "x" }), 'mcp server "a": "auth.client_id" is not an auth field (known: grant, clientId, clientSecret, privateKey, signingAlgorithm, scopes, redirectPort)'],
+      [remote({ grant: "password" }), 'mcp server "a": "auth.grant" must be one of authorization_code, client_credentials (got "password")'],
+      [remote({ grant: "client_credentials", clientSecret: "s" }), 'mcp server "a": "auth.clientId" is required with "grant": "client_credentials"'],
+      [remote({ grant: "client_credentials", clientId: "x" }), 'mcp server "a": "auth" needs "clientSecret" or "privateKey" with "grant": "client_credentials"'],
+      [remote({ redirectPort: 70_000 }), 'mcp server "a": "auth.redirectPort" must be a port number (1-65535)'],
+      [remote({ scopes: "read" }), 'mcp server "a": "auth.scopes" must be an array of scope names'],
+      [remote({ clientId: "x", clientSecret: "s", privateKey: "k" }), 'mcp server "a": "auth" has both "clientSecret" and "privateKey": the client authenticates one way'],
+      [remote({ clientId: "x", clientSecret: "${NOPE}" }), 'mcp server "a": "auth.clientSecret": environment variable NOPE is not set (set it, or write ${NOPE:-default} for a fallback)'],
+      [{ mcpServers: { a: { command: "x", auth: {} } } }, 'mcp server "a": "auth" is for remote (url) servers; give a local server its credentials in "env"'],
+    ];
+    for (const [config, message] of cases) expect(() => parseMcpConfig(config, { env: {} })).toThrow(invalid(message));
+  });
+
   it("expands ${VAR} in args, env, url and headers, and names an unset variable without its value", () => {
     const env = { TOKEN: "s3cret", HOST: "api.example.com" };
     const [local, remote] = parseMcpConfig(
@@ -95,8 +119,12 @@ describe("parseMcpConfig", () => {
     if (!local || !remote) throw new Error("expected two servers");
     expect(resolveTransport(local, env)).toMatchObject({ args: ["--token=s3cret"], env: { KEY: "s3cret" } });
     expect(resolveTransport(remote, env)).toMatchObject({ url: "https://api.example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
+    // The command too, and a default for what is unset (Claude Code's .mcp.json forms).
+    const [tool] = parseMcpConfig({ mcpServers: { tool: { command: "${TOOLS:-/opt/tools}/run", args: ["--host=${HOST}"] } } }, { env });
+    if (!tool) throw new Error("expected a server");
+    expect(resolveTransport(tool, env)).toMatchObject({ command: "/opt/tools/run", args: ["--host=api.example.com"] });
     expect(() => parseMcpConfig({ mcpServers: { web: { url: "https://h/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } } } }, { env })).toThrow(
-      invalid('mcp server "web": headers.Authorization uses ${API_TOKEN}, which is not set; set it in the environment or remove the reference'),
+      invalid('mcp server "web": headers.Authorization: environment variable API_TOKEN is not set (set it, or write ${API_TOKEN:-default} for a fallback)'),
     );
     // A disabled server may name variables that are not set.
     expect(parseMcpConfig({ mcpServers: { off: { command: "x", args: ["${NOPE}"], enabled: false } } }, { env })).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { WeftError, errorMessage } from "@weft/sdk";
+import { parseAuth, resolveAuth, type McpAuthSpec } from "./auth-config.js";
 import { expandVariables } from "./expand-variables.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "./result-limit.js";
 
@@ -24,6 +25,8 @@ export interface RemoteEndpoint {
   kind: "http" | "sse";
   url: string;
   headers: Record<string, string>;
+  /** OAuth for this server (`auth:`); without it a 401 says what to add. */
+  auth?: McpAuthSpec;
 }
 
 export type ServerTransport = StdioLaunch | RemoteEndpoint;
@@ -163,8 +166,9 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
   } else {
     const url = read.string("url");
     if (!url) return fail('"url"', `is required for a remote (${kind}) server`);
-    transport = { kind, url, headers: read.stringMap("headers") ?? {} };
+    transport = { kind, url, headers: read.stringMap("headers") ?? {}, ...(entry.auth === undefined ? {} : { auth: parseAuth(entry.auth, fail) }) };
   }
+  if (kind === "stdio" && entry.auth !== undefined) fail('"auth"', "is for remote (url) servers; give a local server its credentials in \"env\"");
 
   const enabled = read.boolean("enabled");
   const disabled = read.boolean("disabled");
@@ -182,27 +186,28 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
 }
 
 /**
- * The transport with every `${VAR}` in `args`, `env`, `url` and `headers` expanded. An unset variable is
+ * The transport with every `${VAR}` (and `${VAR:-default}`) in `command`, `args`, `env`, `url`, `headers` and `auth` expanded. An unset variable is
  * a MCP_CONFIG_INVALID error naming the server, the field and the variable, never any value.
  */
 export function resolveTransport(spec: McpServerSpec, env: Record<string, string | undefined> = process.env, source?: string): ServerTransport {
-  const expand = (field: string) => (text: string) =>
-    expandVariables(text, env, (variable) => {
-      const where = source ? `${source}: ` : "";
-      throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field} uses \${${variable}}, which is not set; set it in the environment or remove the reference`);
-    });
+  const unset = (field: string, problem: string): never => {
+    const where = source ? `${source}: ` : "";
+    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field}: ${problem}`);
+  };
+  const expand = (field: string) => (text: string) => expandVariables(text, env, (problem) => unset(field, problem));
   const mapValues = (field: string, map: Record<string, string>) =>
     Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(`${field}.${key}`)(value)]));
   const { transport } = spec;
   if (transport.kind === "stdio") {
-    return { ...transport, args: transport.args.map((arg, index) => expand(`args[${index}]`)(arg)), env: mapValues("env", transport.env) };
+    return { ...transport, command: expand('"command"')(transport.command), args: transport.args.map((arg, index) => expand(`args[${index}]`)(arg)), env: mapValues("env", transport.env) };
   }
   const url = expand('"url"')(transport.url);
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
     const where = source ? `${source}: ` : "";
     throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": "url" must be an http:// or https:// URL (got "${transport.url}")`);
   }
-  return { ...transport, url, headers: mapValues("headers", transport.headers) };
+  const auth = transport.auth && resolveAuth(transport.auth, env, unset);
+  return { ...transport, url, headers: mapValues("headers", transport.headers), ...(auth ? { auth } : {}) };
 }
 
 function toolFilter(names: string[]): ToolFilter {

@@ -87,6 +87,27 @@ describe("real servers over stdio: everything, filesystem, memory", () => {
     expect(JSON.parse(result.output)).toEqual(structured);
   });
 
+  it("runs a task-only tool as an MCP task: its stages as progress, then the result", async () => {
+    const seen: ToolProgress[] = [];
+    const result = await kernel.execute({ name: "everything__simulate-research-query", arguments: { topic: "weft" } }, { onProgress: (progress) => seen.push(progress) });
+    expect(result.isError).toBeUndefined();
+    expect(result.output).toMatch(/^# Research Report: weft\n/);
+    expect(result.output).toContain("- Stage 4: Generating report ✓");
+    // Each poll reports the task's status message; how many stages a poll sees depends on timing, their order does not.
+    const order = ["Gathering sources...", "Analyzing content...", "Synthesizing findings...", "Generating report..."];
+    const stages = [...new Set(seen.flatMap((progress) => (progress.message ? [progress.message] : [])))];
+    expect(stages.length).toBeGreaterThan(0);
+    expect(stages.map((stage) => order.indexOf(stage))).toEqual([...stages.map((stage) => order.indexOf(stage))].sort((a, b) => a - b).filter((index) => index >= 0));
+  }, 30_000);
+
+  it("asks the task's question (input_required) as a pending elicitation, and the answer reaches the task", async () => {
+    const call = { name: "everything__simulate-research-query", arguments: { topic: "python", ambiguous: true } };
+    const asked = await kernel.execute(call);
+    expect(asked.pending).toMatchObject({ kind: "elicitation", message: 'The research query "python" could have multiple interpretations. Please clarify what you\'re looking for:' });
+    const result = await kernel.execute(call, { answer: { action: "accept", content: { interpretation: "snake" } }, pending: asked.pending });
+    expect(result.output).toMatch(/^# Research Report: python \(snake\)\n/);
+  }, 30_000);
+
   it("reports progress of a long-running call to the caller and as feedback", async () => {
     const seen: ToolProgress[] = [];
     const result = await kernel.execute(

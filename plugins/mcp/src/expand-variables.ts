@@ -1,20 +1,19 @@
-import { registerSecret } from "@weft/sdk";
-
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+import { WeftError, expandEnvVariables, registerSecret } from "@weft/sdk";
 
 /**
- * Replaces every `${VAR}` in `text` with its value from `env`. An unset variable is reported by name
- * through `missing` (never its value: values may be secrets) and left as it was.
+ * `text` with `${VAR}` and `${VAR:-default}` expanded from `env`, as weft.config.yaml is (the sdk's
+ * expansion). An unset variable goes to `fail` with the sdk's text, which names it and never a value.
  */
-export function expandVariables(text: string, env: Record<string, string | undefined>, missing: (name: string) => void): string {
-  return text.replace(REFERENCE, (reference, name: string) => {
-    const value = env[name];
-    if (value === undefined) {
-      missing(name);
-      return reference;
-    }
-    // An expanded value is usually a credential (a token in headers or env): no error may repeat it.
-    registerSecret(value);
-    return value;
-  });
+export function expandVariables(text: string, env: Record<string, string | undefined>, fail: (problem: string) => never): string {
+  const expanded = new Set<string>();
+  let result: string;
+  try {
+    result = expandEnvVariables(text, env, expanded);
+  } catch (error) {
+    if (error instanceof WeftError) return fail(error.message);
+    throw error;
+  }
+  // An expanded value is usually a credential (a token in headers or env): no error may repeat it.
+  for (const value of expanded) registerSecret(value);
+  return result;
 }

@@ -121,6 +121,16 @@ describe("misbehaving servers", () => {
     expect((await kernel.execute({ name: "ok__echo", arguments: { text: "next" } })).output).toBe("next");
   });
 
+  it("cancels a call on the server at the caller's time limit, and says so in its own words", async () => {
+    const before = Number((await kernel.execute({ name: "ok__cancellations", arguments: {} })).output);
+    expect(await kernel.execute({ name: "ok__hang", arguments: {} }, { timeoutMs: 300 })).toMatchObject({
+      output: 'MCP server "ok": hang did not finish within the call\'s time limit, so weft cancelled it on the server',
+      isError: true,
+      metadata: { timedOut: true },
+    });
+    await vi.waitFor(async () => expect(Number((await kernel.execute({ name: "ok__cancellations", arguments: {} })).output)).toBe(before + 1), WAIT);
+  });
+
   it("matches concurrent calls by id", async () => {
     const texts = ["one", "two", "three", "four"];
     const results = await Promise.all([

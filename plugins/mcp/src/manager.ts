@@ -21,18 +21,28 @@ import type {
   ToolContext,
   ToolRegistrar,
   ToolResult,
+  WaitFor,
 } from "@weft/sdk";
 import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
 import { outputChecker } from "./output-schema.js";
 import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
-import { ConnectError, ServerConnection, type McpTool } from "./server-connection.js";
+import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
+import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
+import { signIn } from "./sign-in.js";
+import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
-/** MCP tools keep their own "quiet time" ceiling, so the kernel's default limit must not cut them off. */
+/**
+ * MCP tools keep their own "quiet time" ceiling (`toolTimeout`, restarted by progress), so they declare no
+ * overall limit of their own. A caller's limit still holds: at `ctx.deadline` the call is cancelled on the
+ * server and reports itself (`timedOut`).
+ */
 const SELF_TIMED_MS = 2_147_483_647;
+/** Sign-ins one start may ask for: a second covers a grant the server refused right after the first. */
+const MAX_SIGN_INS = 2;
 
 export interface ManagerOptions {
   /** Where tools are registered: a plugin's or scope's registrar, so they go when it closes. */
@@ -51,6 +61,10 @@ export interface ManagerOptions {
   reconnect?: Partial<ReconnectPolicy>;
   /** Headers for the requests of one call (W3C trace context, from the `traceContext` service). */
   callHeaders?(call: { sessionId?: string; callId: string }): Record<string, string>;
+  /** The host's resolver: asked for OAuth sign-ins (`pending` kind `authorization`). */
+  waitFor?: WaitFor;
+  /** Where OAuth tokens persist; a 0600 file under the user's config dir by default (`defaultTokenFile`). */
+  tokenStore?: McpTokenStore;
 }
 
 export interface StartOptions {
@@ -77,6 +91,8 @@ interface Entry {
   relisting: Promise<void>;
   /** A remote server whose session was lost (`reconnecting`). */
   reconnect?: Reconnection;
+  /** Its OAuth state (servers with `auth:`), kept across its connections. */
+  oauth?: Promise<WeftOAuthProvider>;
 }
 
 interface Reconnection {
@@ -100,12 +116,14 @@ export class Manager implements McpHost {
   readonly #options: ManagerOptions;
   readonly #logger: Logger;
   readonly #reconnectPolicy: ReconnectPolicy;
+  #tokenStore: McpTokenStore | undefined;
   #closed = false;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
     this.#reconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
+    this.#tokenStore = options.tokenStore;
   }
 
   /** Adds a server without starting it; a disabled one reports `disabled`. Replaces a stopped or failed entry. */
@@ -224,6 +242,15 @@ export class Manager implements McpHost {
     return this.#connected().flatMap(([server, connection]) => (connection.instructions ? [{ server, text: connection.instructions }] : []));
   }
 
+  async signOut(name: string): Promise<boolean> {
+    const entry = this.#entry(name);
+    const transport = resolveTransport(entry.spec, this.#options.env);
+    if (transport.kind === "stdio") throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${name}" is a local (stdio) server: it has no sign-in`);
+    await this.stop(name);
+    entry.oauth = undefined;
+    return this.#tokens().delete(new URL(transport.url).href);
+  }
+
   /** Stops every server; idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -267,16 +294,29 @@ export class Manager implements McpHost {
     await this.#endReconnection(entry);
     await previous?.close().catch(() => {});
 
-    const timeout = AbortSignal.timeout(spec.timeoutMs);
-    const signals = [timeout, stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    const signal = AbortSignal.any(signals);
+    const stops = [stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    // Undefined while the user signs in: that wait is not the server's connect time.
+    let timeout: AbortSignal | undefined = AbortSignal.timeout(spec.timeoutMs);
+    let signal = AbortSignal.any([timeout, ...stops]);
     const opening: { connection?: ServerConnection } = {};
     let connection: ServerConnection | undefined;
     try {
-      connection = await this.#open(entry, signal, opening);
-      entry.connection = connection;
-      entry.listed = this.#filter(spec, await connection.listTools(signal), true);
-      return connection;
+      // A server may refuse the handshake or only the listing until the user signs in.
+      for (let round = 1; ; round++) {
+        try {
+          connection ??= await this.#open(entry, signal, opening);
+          entry.connection = connection;
+          entry.listed = this.#filter(spec, await connection.listTools(signal), true, connection.runsTasks);
+          return connection;
+        } catch (error) {
+          if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
+          // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
+          timeout = undefined;
+          await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
+          timeout = AbortSignal.timeout(spec.timeoutMs);
+          signal = AbortSignal.any([timeout, ...stops]);
+        }
+      }
     } catch (error) {
       connection ??= opening.connection;
       // Died while listing: `#lost` has already said so.
@@ -288,7 +328,7 @@ export class Manager implements McpHost {
         this.#setState(entry, "stopped");
         return undefined;
       }
-      const reason = timeout.aborted
+      const reason = timeout?.aborted
         ? `did not connect and list its tools within ${spec.timeoutMs} ms (its "timeout")`
         : bounds.deadline?.aborted
           ? `was not ready before the MCP start deadline (${bounds.deadlineMs} ms)`
@@ -307,10 +347,18 @@ export class Manager implements McpHost {
   /** A new connection for the entry; `opening.connection` is set as soon as it exists, for the catch of a failed list. */
   async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
     const { spec } = entry;
+    const transport = resolveTransport(spec, this.#options.env);
+    if (transport.kind !== "stdio" && transport.auth) entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens());
+    const oauth = await entry.oauth?.catch((error: unknown) => {
+      entry.oauth = undefined;
+      throw error;
+    });
     const connection = await ServerConnection.open(
       {
         server: spec.name,
-        transport: resolveTransport(spec, this.#options.env),
+        transport,
+        oauth,
+        signIn: (request, call, signal) => this.#signIn(entry, request, call, signal),
         env: this.#options.env ?? process.env,
         toolTimeoutMs: spec.toolTimeoutMs,
         maxResultBytes: spec.maxResultBytes,
@@ -329,23 +377,34 @@ export class Manager implements McpHost {
     return connection;
   }
 
+  /** The user's sign-in through the host's `waitFor`, bounded like a server's question. */
+  #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
+    const timeoutMs = this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs });
+  }
+
+  #tokens(): McpTokenStore {
+    this.#tokenStore ??= fileTokenStore(defaultTokenFile(this.#options.env ?? process.env));
+    return this.#tokenStore;
+  }
+
   /**
    * A tool call. A resumed call (an answer) goes to the connection that asked; a new call to a server that
    * is reconnecting joins (or starts) the attempt; a call the server's lost session refused is sent again,
    * once, over the new session.
    */
-  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
-    if (ctx.answer) return connection.call(tool, args, ctx, checkOutput);
+  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
+    if (ctx.answer) return connection.call(tool, args, ctx, shape);
     let current = entry.connection ?? connection;
     if (entry.state === "reconnecting") {
       const ready = await this.#reconnectNow(entry);
       if (!ready) return this.#unreachable(entry, tool);
       current = ready;
     }
-    const result = await current.call(tool, args, ctx, checkOutput);
+    const result = await current.call(tool, args, ctx, shape);
     if (result.metadata?.sessionGone !== true || ctx.signal.aborted) return result;
     const ready = await this.#reconnectNow(entry);
-    return ready ? ready.call(tool, args, ctx, checkOutput) : this.#unreachable(entry, tool);
+    return ready ? ready.call(tool, args, ctx, shape) : this.#unreachable(entry, tool);
   }
 
   #unreachable(entry: Entry, tool: string): ToolResult {
@@ -392,7 +451,7 @@ export class Manager implements McpHost {
         if (entry.reconnect !== reconnect || connection.lost) throw new Error("the new session ended at once");
         entry.reconnect = undefined;
         entry.connection = connection;
-        entry.listed = this.#filter(entry.spec, tools, false);
+        entry.listed = this.#filter(entry.spec, tools, false, connection.runsTasks);
         entry.error = undefined;
         const before = entry.registered.map((tool) => tool.name);
         this.#publish(entry, connection);
@@ -457,7 +516,9 @@ export class Manager implements McpHost {
     const { spec } = entry;
     const annotations = { title: tool.title ?? tool.annotations?.title, ...tool.annotations };
     const hints = Object.fromEntries(Object.entries(annotations).filter(([, value]) => value !== undefined));
-    const checkOutput = outputChecker(tool.outputSchema);
+    // A tool that supports tasks runs as one where the server can run tasks (task-only tools are offered only there).
+    const asTask = tool.execution?.taskSupport === "required" || (tool.execution?.taskSupport === "optional" && connection.runsTasks);
+    const shape: CallShape = { checkOutput: outputChecker(tool.outputSchema), asTask };
     return {
       name,
       description: tool.description ?? tool.title ?? "",
@@ -468,7 +529,7 @@ export class Manager implements McpHost {
       timeoutMs: SELF_TIMED_MS,
       execute: (args, ctx) =>
         withCallHeaders(this.#options.callHeaders?.({ sessionId: ctx.session?.id, callId: ctx.callId }) ?? {}, () =>
-          this.#call(entry, connection, tool.name, args, ctx, checkOutput),
+          this.#call(entry, connection, tool.name, args, ctx, shape),
         ),
     };
   }
@@ -486,7 +547,7 @@ export class Manager implements McpHost {
         return;
       }
       if (entry.connection !== connection || connection.lost) return;
-      entry.listed = this.#filter(entry.spec, tools, false);
+      entry.listed = this.#filter(entry.spec, tools, false, connection.runsTasks);
       if (entry.state !== "connected") return;
       const before = entry.registered.map((tool) => tool.name);
       this.#publish(entry, connection);
@@ -538,12 +599,12 @@ export class Manager implements McpHost {
   }
 
   /** Applies the entry's `tools` allow/drop list; names that match nothing are reported once. */
-  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean): McpTool[] {
-    // A tool that only runs as an MCP task would fail every plain call: it is not offered.
-    const tools = listed.filter((tool) => tool.execution?.taskSupport !== "required");
+  #filter(spec: McpServerSpec, listed: McpTool[], warn: boolean, runsTasks: boolean): McpTool[] {
+    // A tool that only runs as an MCP task cannot run on a server that says it runs no tasks: it is not offered.
+    const tools = runsTasks ? listed : listed.filter((tool) => tool.execution?.taskSupport !== "required");
     if (warn && tools.length < listed.length) {
       const names = listed.filter((tool) => !tools.includes(tool)).map((tool) => `"${tool.name}"`);
-      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, which weft does not support yet; not offered`);
+      this.#logger.info(`MCP server "${spec.name}": ${names.join(", ")} run only as MCP tasks, and the server declares no task support for tools/call; not offered`);
     }
     const filter = spec.tools;
     if (!filter) return tools;
@@ -611,13 +672,14 @@ export class Manager implements McpHost {
  * disposed), warnings to its logger, events to its feedback, relative paths from its base folder.
  * The CLI: `const manager = mcpManager(kernel.scope("mcp-cli"))`.
  */
-export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect"> = {}): Manager {
+export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" | "elicitation" | "elicitationTimeoutMs" | "reconnect" | "tokenStore"> = {}): Manager {
   return new Manager({
     ...options,
     tools: api.tools,
     logger: api.logger,
     emit: (event) => api.emit(event),
     baseDir: api.baseDir,
+    waitFor: api.waitFor,
     callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers(call) : {}),
   });
 }

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, defineConfigKey, definePlugin } from "@weft/sdk";
+import type { McpTokenStore } from "./token-store.js";
 import { loadMcpConfig } from "./config.js";
 import { mcpManager } from "./manager.js";
 
@@ -20,6 +21,8 @@ const options = Type.Object({
   deadlineMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** Advertise elicitation; by default when the host answers `pending` requests (it gave the kernel a `waitFor`). */
   elicitation: Type.Optional(Type.Boolean()),
+  /** Where OAuth tokens persist (`McpTokenStore`); by default a 0600 file under the user's config dir. */
+  tokenStore: Type.Optional(Type.Unsafe<McpTokenStore>({})),
   /** How long a server's question waits for the host before it is cancelled. */
   elicitationTimeoutMs: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2_147_483_647 })),
   /** How remote servers whose session was lost are reconnected (first attempt at once, then capped backoff). */
@@ -52,6 +55,7 @@ export const mcpPlugin = definePlugin({
       elicitation: settings.elicitation ?? api.waitFor !== undefined,
       elicitationTimeoutMs: settings.elicitationTimeoutMs,
       reconnect: settings.reconnect,
+      tokenStore: settings.tokenStore,
     });
     for (const server of servers) manager.register(server);
     api.provide("mcp", manager);

@@ -135,7 +135,7 @@ describe("a remote server that wants authorization", () => {
         name: "locked",
         state: "failed",
         tools: 0,
-        error: `the server at http://127.0.0.1:${port}/mcp refused the request without authorization (HTTP 401); weft does not do OAuth yet, so give it a token in the server's "headers" (for example "Authorization": "Bearer \${TOKEN}")`,
+        error: `the server at http://127.0.0.1:${port}/mcp refused the request without authorization (HTTP 401); add "auth": {} to its entry for OAuth, or give it a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`,
       });
     } finally {
       await kernel.close();

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -8,12 +9,12 @@ import type { RemoteEndpoint } from "./config.js";
  * The transports to try for a remote server, in order: Streamable HTTP then legacy SSE for `http`, SSE
  * alone for `sse`. Both resume a broken event stream (Last-Event-ID, honouring the server's `retry`).
  */
-export function remoteTransports(endpoint: RemoteEndpoint, fetch?: FetchLike): (() => Transport)[] {
+export function remoteTransports(endpoint: RemoteEndpoint, fetch?: FetchLike, authProvider?: OAuthClientProvider): (() => Transport)[] {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: endpoint.headers };
-  const sse = () => new SSEClientTransport(url, { requestInit, fetch });
+  const sse = () => new SSEClientTransport(url, { requestInit, fetch, authProvider });
   if (endpoint.kind === "sse") return [sse];
-  return [() => new StreamableHTTPClientTransport(url, { requestInit, fetch }), sse];
+  return [() => new StreamableHTTPClientTransport(url, { requestInit, fetch, authProvider }), sse];
 }
 
 /**
@@ -29,7 +30,7 @@ export function isLegacyServerAnswer(error: unknown): boolean {
 /** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
 export function describeRemoteFailure(error: unknown, url: string): string {
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-    return `the server at ${url} refused the request without authorization (HTTP ${error.code}); weft does not do OAuth yet, so give it a token in the server's "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+    return `the server at ${url} refused the request without authorization (HTTP ${error.code}); add "auth": {} to its entry for OAuth, or give it a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
   }
   if (error instanceof StreamableHTTPError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
   const causeCode = (error as { cause?: { code?: string } })?.cause?.code;

@@ -34,6 +34,14 @@ describe("results the model reads", () => {
     expect((await kernel.execute({ name: "small__huge", arguments: { bytes: 4000 } })).output).toBe("é".repeat(2000));
   });
 
+  it("cuts a prompt's messages and a resource's text to the same maxResultBytes", async () => {
+    const note = "\n[result truncated: it was 5000 bytes; only the first 4096 are shown (the server's maxResultBytes is 4096)]";
+    const host = kernel.scope("test").need("mcp");
+    expect((await host.getPrompt("small", "big", { bytes: "5000" })).messages).toEqual([{ role: "user", content: `${"é".repeat(2048)}${note}` }]);
+    expect(await host.readResource("small", "test://big?bytes=5000")).toEqual([{ uri: "test://big?bytes=5000", mimeType: "text/plain", text: `${"é".repeat(2048)}${note}` }]);
+    expect((await host.readResource("small", "test://big?bytes=4000"))[0]?.text).toBe("é".repeat(2000));
+  });
+
   it("fails a call whose answer is one stdio message over 10 MiB at once, and the server stays usable", async () => {
     const result = await kernel.execute({ name: "s__huge", arguments: { bytes: 11 * 1024 * 1024 } });
     expect(result.isError).toBe(true);
@@ -53,6 +61,6 @@ describe("results the model reads", () => {
 
   it("does not offer a tool that runs only as an MCP task", () => {
     expect(kernel.tools.get("s__research")).toBeUndefined();
-    expect(logger.lines.map((line) => line.message)).toContain('MCP server "s": "research" run only as MCP tasks, which weft does not support yet; not offered');
+    expect(logger.lines.map((line) => line.message)).toContain('MCP server "s": "research" run only as MCP tasks, and the server declares no task support for tools/call; not offered');
   });
 });

@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -10,7 +11,7 @@ import {
   type ServerCapabilities,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { WeftError, errorMessage, errorResult } from "@weft/sdk";
+import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -18,11 +19,15 @@ import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describeHandshakeFailure } from "./handshake-failure.js";
+import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
+import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
+import { callAsTask } from "./task-call.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -58,6 +63,16 @@ export interface ConnectionOptions {
   onNotice(notice: ServerNotice): void;
   /** The connection ended without `close()` being called: the process died or the stream closed. */
   onLost(): void;
+  /** A remote server's OAuth (its `auth:`), shared by the connections the server has over time. */
+  oauth?: WeftOAuthProvider;
+  /** The user's sign-in a tool call ran into (a step-up of scopes, a grant that expired): the authorization code. */
+  signIn?(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string>;
+}
+
+/** How a tool is called: its outputSchema check, and whether as an MCP task. */
+export interface CallShape {
+  checkOutput?: (value: unknown) => string[];
+  asTask?: boolean;
 }
 
 /** A failed connect, with what a stdio server left on stderr. */
@@ -68,6 +83,20 @@ export class ConnectError extends Error {
     options: { cause: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The handshake stopped at the user's sign-in (OAuth authorization code grant): `finish(code)` exchanges
+ * the code for tokens, after which a new connection goes through.
+ */
+export class AuthorizationRequired extends ConnectError {
+  constructor(
+    readonly request: AuthorizationRequest,
+    readonly finish: (code: string) => Promise<void>,
+    options: { cause: unknown },
+  ) {
+    super("the server needs the user to sign in (OAuth)", undefined, options);
   }
 }
 
@@ -111,6 +140,11 @@ export class ServerConnection {
     return this.#client.getInstructions() || undefined;
   }
 
+  /** Whether the server runs `tools/call` as MCP tasks (its `tasks.requests.tools.call` capability). */
+  get runsTasks(): boolean {
+    return Boolean(this.capabilities.tasks?.requests?.tools?.call);
+  }
+
   /** Connected, and neither closed nor lost. */
   get open(): boolean {
     return this.#ready && !this.#closing && !this.#lost;
@@ -139,14 +173,30 @@ export class ServerConnection {
   async listTools(signal?: AbortSignal): Promise<McpTool[]> {
     if (!this.capabilities.tools) return [];
     const options = { signal, timeout: this.#options.requestTimeoutMs };
-    return allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
+    try {
+      return await allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
+    } catch (error) {
+      throw this.#signInNeeded(error) ?? error;
+    }
+  }
+
+  /** A request the server refused until the user signs in (again, or for more scopes), as the manager handles it. */
+  #signInNeeded(error: unknown): AuthorizationRequired | undefined {
+    const request = error instanceof UnauthorizedError ? this.#options.oauth?.takeAuthorizationRequest() : undefined;
+    const finish = finishAuthOf(this.#transport);
+    return request && finish ? new AuthorizationRequired(request, finish, { cause: error }) : undefined;
   }
 
   /**
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, checkOutput?: (value: unknown) => string[]): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
+    return this.#call(tool, args, ctx, shape, false);
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
+    const { checkOutput } = shape;
     const { server } = this.#options;
     let call: InFlightCall;
     const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
@@ -170,6 +220,7 @@ export class ServerConnection {
           // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
           // mismatch is a warning the model's result carries, where `callTool` would fail the call.
           const params = { name: tool, arguments: args, _meta: { progressToken } };
+          if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
           return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
@@ -182,6 +233,16 @@ export class ServerConnection {
       call = started;
     }
     const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    const signInNeeded = outcome.kind === "failed" ? this.#signInNeeded(outcome.error) : undefined;
+    if (signInNeeded && !signedIn && !ctx.answer) {
+      // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
+      try {
+        await signInNeeded.finish(await this.#signIn(signInNeeded.request, { callId: ctx.callId, toolName: tool }, ctx.signal));
+      } catch (error) {
+        return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
+      }
+      return this.#call(tool, args, ctx, shape, true);
+    }
     if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
       // Nothing ran: the manager may send the call again over a new session.
       const reason = describeRemoteFailure(outcome.error, this.#options.transport.url);
@@ -201,7 +262,7 @@ export class ServerConnection {
   async readResource(uri: string): Promise<McpResourceContents[]> {
     const result = await this.#request(() => this.#client.readResource({ uri }, { timeout: this.#options.requestTimeoutMs }));
     return result.contents.map((item) =>
-      defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? (item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
+      defined({ uri: item.uri, mimeType: item.mimeType, text: "text" in item ? this.#limit(item.text as string) : undefined, blob: "blob" in item ? (item.blob as string) : undefined }),
     );
   }
 
@@ -218,8 +279,13 @@ export class ServerConnection {
     const result = await this.#request(() => this.#client.getPrompt({ name, arguments: args }, { timeout: this.#options.requestTimeoutMs }));
     return defined({
       description: result.description,
-      messages: result.messages.map((message) => ({ role: message.role, content: flattenBlock(message.content as ContentBlock) })),
+      messages: result.messages.map((message) => ({ role: message.role, content: this.#limit(flattenBlock(message.content as ContentBlock)) })),
     });
+  }
+
+  /** A prompt message's or resource's text, cut to the server's `maxResultBytes` like a tool result: it goes to a model too. */
+  #limit(text: string): string {
+    return limitResult(text, this.#options.maxResultBytes)?.text ?? text;
   }
 
   /** Closes the session; a stdio server's whole process group is stopped. Held questions are cancelled. */
@@ -234,6 +300,12 @@ export class ServerConnection {
     } finally {
       await this.#transport.close().catch(() => {});
     }
+  }
+
+  #signIn(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string> {
+    const signIn = this.#options.signIn;
+    if (!signIn) throw new WeftError("MCP_AUTH_FAILED", "the server asks the user to sign in, and this host cannot ask");
+    return signIn(request, call, signal);
   }
 
   /** Asks for the configured log level; a server that refuses it keeps logging as it likes. */
@@ -322,7 +394,7 @@ export class ServerConnection {
                 onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
               }),
           ]
-        : remoteTransports(transport, this.#attribution.fetch);
+        : remoteTransports(transport, this.#attribution.fetch, this.#options.oauth);
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
@@ -334,6 +406,8 @@ export class ServerConnection {
         return;
       } catch (error) {
         await this.#transport.close().catch(() => {});
+        const signInNeeded = this.#signInNeeded(error);
+        if (signInNeeded) throw signInNeeded;
         if (index < attempts.length - 1 && isLegacyServerAnswer(error) && !signal.aborted) continue;
         throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
       }
@@ -408,6 +482,9 @@ export class ServerConnection {
         { ...origin, timedOut: true },
       );
     }
+    if (signal.aborted && deadlinePassed(signal)) {
+      return errorResult(`MCP server "${server}": ${tool} did not finish within the call's time limit, so weft cancelled it on the server`, { ...origin, timedOut: true });
+    }
     if (signal.aborted) return errorResult(`${tool} was aborted`, { ...origin, aborted: true });
     if (this.#lost) {
       const next = this.#options.transport.kind === "stdio" ? "its tools are unavailable until it is started again" : "weft reconnects on the next call";
@@ -429,6 +506,12 @@ export class ServerConnection {
       throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}": ${errorMessage(error)}`, { cause: error });
     }
   }
+}
+
+/** The remote transport's code-for-tokens exchange (it knows the server's resource metadata and scope). */
+function finishAuthOf(transport: Transport): ((code: string) => Promise<void>) | undefined {
+  if (transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport) return (code) => transport.finishAuth(code);
+  return undefined;
 }
 
 /** Every item of a paginated list request, following `nextCursor`. */

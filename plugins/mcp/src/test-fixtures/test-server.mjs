@@ -19,6 +19,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -175,8 +176,16 @@ async function serve() {
     server.setRequestHandler(SubscribeRequestSchema, async (request) => (subscribed.add(request.params.uri), {}));
     server.setRequestHandler(UnsubscribeRequestSchema, async (request) => (subscribed.delete(request.params.uri), {}));
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
+    // `big`: one message of `bytes` bytes of "é".
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
+      messages: [{ role: "user", content: { type: "text", text: "é".repeat(Number(request.params.arguments?.bytes ?? 0) / 2) } }],
+    }));
   }
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "test://note", name: "note", mimeType: "text/plain" }] }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "a note" }] }));
+  // `test://big?bytes=N`: N bytes of "é".
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const big = /^test:\/\/big\?bytes=(\d+)$/.exec(request.params.uri);
+    return { contents: [{ uri: request.params.uri, mimeType: "text/plain", text: big ? "é".repeat(Number(big[1]) / 2) : "a note" }] };
+  });
   await server.connect(new StdioServerTransport());
 }

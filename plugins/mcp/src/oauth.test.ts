@@ -1,0 +1,141 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Kernel, PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+import { memoryLogger } from "@weft/sdk";
+import { createTestKernel } from "@weft/sdk/testing";
+import mcp, { defaultTokenFile, fileTokenStore } from "./index.js";
+import { mcpHost } from "./test-fixtures/harness.js";
+import { startProtectedMcp, type ProtectedMcp } from "./test-fixtures/oauth-servers.js";
+
+/**
+ * OAuth against a real authorization server (the MCP SDK's server-side auth: discovery metadata, dynamic
+ * registration, PKCE-checked codes, refresh) guarding a real MCP server, both on 127.0.0.1.
+ */
+describe("a remote server behind OAuth", () => {
+  let protectedMcp: ProtectedMcp;
+  let configDir: string;
+  const kernels: Kernel[] = [];
+  const asked: Suspension[] = [];
+
+  /** The user's browser: opens the sign-in page, which redirects to weft's loopback listener. */
+  const browser: WaitFor = async (suspension) => {
+    asked.push(suspension);
+    await fetch(suspension.url ?? "", { redirect: "follow" });
+    return { action: "accept" };
+  };
+
+  const start = async (waitFor: WaitFor | undefined, auth: Record<string, unknown> = {}, timeout?: number) => {
+    const config = { mcpServers: { guarded: { url: protectedMcp.url, auth, ...(timeout ? { timeout } : {}) } } };
+    const kernel = await createTestKernel([[mcp, { config, waitFor, tokenStore: fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })) }]], {
+      logger: memoryLogger(),
+    });
+    kernels.push(kernel);
+    return kernel;
+  };
+  const whoami = (kernel: Kernel) => kernel.execute({ name: "guarded__whoami", arguments: {} });
+
+  beforeAll(async () => {
+    protectedMcp = await startProtectedMcp();
+    configDir = await mkdtemp(join(tmpdir(), "weft-oauth-"));
+  });
+
+  afterEach(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.close();
+    asked.length = 0;
+  });
+
+  afterAll(async () => {
+    await protectedMcp?.close();
+    if (configDir) await rm(configDir, { recursive: true, force: true });
+  });
+
+  it("signs in through the host's waitFor (discovery, registration, PKCE, resource indicator) and keeps the tokens in a 0600 file", async () => {
+    const kernel = await start(browser, { scopes: ["mcp:tools"] });
+    expect(mcpHost(kernel).status()[0]).toMatchObject({ name: "guarded", state: "connected", tools: 1 });
+    const [client] = protectedMcp.issuer.log.registrations;
+    expect((await whoami(kernel)).output).toBe(`client ${client?.client_id} with scopes mcp:tools`);
+
+    expect(asked).toHaveLength(1);
+    const [suspension] = asked;
+    expect(suspension).toMatchObject({ kind: "authorization", message: 'sign in to MCP server "guarded": open the link and authorize weft', callId: "mcp:guarded:sign-in" });
+    const redirectUri = (suspension?.data as { redirectUri?: string } | undefined)?.redirectUri;
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(client).toMatchObject({ client_name: "weft", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] });
+    const [authorization] = protectedMcp.issuer.log.authorizations;
+    expect(authorization?.resource?.href).toBe(protectedMcp.url);
+    expect(authorization?.scopes).toEqual(["mcp:tools"]);
+    expect(authorization?.redirectUri).toBe(redirectUri);
+
+    const file = defaultTokenFile({ WEFT_CONFIG_DIR: configDir });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(file, "utf8"))[protectedMcp.url];
+    expect(stored).toMatchObject({ client: { client_id: client?.client_id }, redirectUri, tokens: { token_type: "bearer", refresh_token: expect.any(String) } });
+  });
+
+  it("uses the stored tokens next time without asking, and refreshes them when they expire", async () => {
+    const kernel = await start(browser, { scopes: ["mcp:tools"] });
+    expect(mcpHost(kernel).status()[0]?.state).toBe("connected");
+    expect(asked).toEqual([]);
+
+    protectedMcp.issuer.expireAccessTokens();
+    const grants = protectedMcp.issuer.log.grants.length;
+    expect((await whoami(kernel)).output).toMatch(/^client \S+ with scopes mcp:tools$/);
+    expect(protectedMcp.issuer.log.grants.slice(grants)).toEqual(["refresh_token"]);
+    expect(asked).toEqual([]);
+  });
+
+  it("asks again during a call when the grant is gone, and runs the call after the sign-in", async () => {
+    const kernel = await start(browser, { scopes: ["mcp:tools"] });
+    protectedMcp.issuer.revokeEverything();
+    const result = await whoami(kernel);
+    expect(result.output).toMatch(/^client \S+ with scopes mcp:tools$/);
+    expect(asked.map((suspension) => [suspension.kind, suspension.toolName])).toEqual([["authorization", "whoami"]]);
+  });
+
+  it("takes the code from the host's answer when the browser cannot reach weft's listener", async () => {
+    protectedMcp.issuer.revokeEverything();
+    await mcpHost(await start(browser)).status();
+    const elsewhere: WaitFor = async (suspension): Promise<PendingAnswer> => {
+      asked.push(suspension);
+      const page = await fetch(suspension.url ?? "", { redirect: "manual" });
+      return { action: "accept", content: { url: page.headers.get("location") } };
+    };
+    const kernel = await start(elsewhere);
+    await mcpHost(kernel).signOut("guarded");
+    expect(await mcpHost(kernel).signOut("guarded")).toBe(false);
+    expect((await mcpHost(kernel).start("guarded")).state).toBe("connected");
+    expect(asked.at(-1)?.kind).toBe("authorization");
+  });
+
+  it("waits for a sign-in longer than the server's connect timeout: the user's time is not the server's", async () => {
+    await mcpHost(await start(browser)).signOut("guarded");
+    const slowUser: WaitFor = async (suspension, signal) => {
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      return browser(suspension, signal);
+    };
+    const kernel = await start(slowUser, {}, 5_000);
+    expect(mcpHost(kernel).status()[0]).toMatchObject({ state: "connected", tools: 1 });
+    // A late "no" is reported as the user's answer, not as the server's timeout.
+    await mcpHost(kernel).signOut("guarded");
+    const slowNo: WaitFor = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      return { action: "decline" };
+    };
+    expect(mcpHost(await start(slowNo, {}, 5_000)).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
+  }, 60_000);
+
+  it("fails the start with what to do when the host cannot ask, or the user declines", async () => {
+    await mcpHost(await start(browser)).signOut("guarded");
+    const unasked = await start(undefined);
+    expect(mcpHost(unasked).status()[0]).toEqual({
+      name: "guarded",
+      state: "failed",
+      tools: 0,
+      error: 'MCP server "guarded" needs you to sign in (OAuth): run "weft mcp login guarded", or give the toolkit a waitFor that answers "authorization" requests',
+    });
+    const declined = await start(async () => ({ action: "decline" }));
+    expect(mcpHost(declined).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
+  });
+});
