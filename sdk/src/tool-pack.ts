@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "./typebox.js";
 import type { AnyTool } from "./tool.js";
 
 /**

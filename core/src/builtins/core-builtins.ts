@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
 import { questionTool } from "./question.js";
 import { memoryTodoList } from "./todo-list.js";

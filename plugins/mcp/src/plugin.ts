@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, definePlugin, type WaitFor } from "@weft/sdk";
 import { loadMcpConfig } from "./config.js";
 import { mcpManager } from "./manager.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, definePlugin } from "@weft/sdk";
 import { createSkillCollection, type SkillProvider } from "./skill-collection.js";
 
