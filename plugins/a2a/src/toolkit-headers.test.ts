@@ -10,6 +10,7 @@ describe("A2A headers given through createToolkit", () => {
   beforeAll(async () => {
     peer = await startAgentServer({
       name: "Echo Agent",
+      streaming: false,
       skills: [{ id: "echo", name: "Echo", description: "Echoes the task" }],
       run: (turn) => turn.reply(`echo: ${turn.text}`),
     });
