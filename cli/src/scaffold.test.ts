@@ -51,7 +51,7 @@ describe("weft init and weft new-plugin", () => {
     await run(process.execPath, [path.join(WORKSPACE_MODULES, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: pack });
     const built = await import(path.join(pack, "dist/index.js"));
     expect(built.default.meta).toEqual({ name: "weft-plugin-greeter", version: "0.1.0", api: 1 });
-  });
+  }, 180_000); // a vitest run and a tsc build in child processes: minutes on a loaded machine
 });
 
 describe("weft skills", () => {
