@@ -24,8 +24,10 @@ describe("README blocks marked runnable", () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it("include the root README's library example", () => {
+  it("include the root README's library example, core's first example and the batteries-included package's", () => {
     expect(blocks.some((block) => block.file === "README.md")).toBe(true);
+    expect(blocks.find((block) => block.file === "core/README.md")?.line).toBe(6);
+    expect(blocks.some((block) => block.file === "toolkit/README.md")).toBe(true);
   });
 
   it.each(blocks)("$file:$line runs as written", async ({ file, line, code, expected }) => {

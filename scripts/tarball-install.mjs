@@ -1,6 +1,7 @@
 // The packages as users get them: the tarballs of `npm run pack` installed with a plain `npm install`
 // into a project outside the workspace (no workspace links), and there the root README's library
-// example, `npx weft --version`, `weft init`, `weft tools`, and `weft new-plugin` with its own test.
+// example, `npx weft --version`, `weft init`, `weft tools`, and `weft new-plugin` with its own test;
+// then @weft/core alone, and @weft/toolkit alone (with only the @weft packages it depends on).
 // Usage: node scripts/tarball-install.mjs <tarball folder>. Exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -71,7 +72,30 @@ console.log(await failure(createKernel().createModel("anthropic/claude-sonnet-4-
     "4 plugins are not installed: @weft/plugin-shell, @weft/plugin-files, @weft/plugin-web, @weft/plugin-coding. Install them: npm install @weft/plugin-shell @weft/plugin-files @weft/plugin-web @weft/plugin-coding\n" +
       'provider "anthropic" needs its plugin, which is not installed. Install it: npm install @weft/plugin-anthropic\n',
   );
-  console.log(`tarball install: ok (${all.length} tarballs, project ${app})`);
+
+  // @weft/toolkit alone: its tarball and, until they are on the registry, those of the @weft packages it
+  // depends on, found from the manifests (nothing named by hand). Its README's example and `weft` work.
+  const batteries = mkdtempSync(path.join(tmpdir(), "weft-toolkit-alone-"));
+  cleanup.push(batteries);
+  writeFileSync(path.join(batteries, "package.json"), `${JSON.stringify({ name: "weft-toolkit-alone", private: true, type: "module" }, null, 2)}\n`);
+  const manifests = new Map(publishablePackages().map(({ manifest }) => [manifest.name, manifest]));
+  const needed = new Set();
+  const need = (name) => {
+    const manifest = manifests.get(name);
+    if (!manifest || needed.has(name)) return;
+    needed.add(name);
+    for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) need(dependency);
+  };
+  need("@weft/toolkit");
+  // --ignore-scripts: what this proves is that the dependencies resolve; the first project already built
+  // better-sqlite3 from source (minutes on a loaded machine), and nothing here opens a SQLite store.
+  sh("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...[...needed].map((name) => tarball(name.replace("@", "").replace("/", "-")))], batteries);
+  const [toolkitExample] = runnableBlocks(path.join(ROOT, "toolkit/README.md"));
+  assert.ok(toolkitExample, "the toolkit README has a runnable example");
+  writeFileSync(path.join(batteries, "example.mjs"), toolkitExample.code);
+  assert.equal(sh("node", ["example.mjs"], batteries), toolkitExample.expected, "the toolkit example prints what its README shows");
+  assert.equal(sh("npx", ["weft", "--version"], batteries), `${version}\n`);
+  console.log(`tarball install: ok (${all.length} tarballs, project ${app}; @weft/toolkit alone with ${needed.size} @weft packages)`);
 } finally {
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 }

@@ -15,6 +15,8 @@ export interface CommandIO {
 export interface FlagSpec {
   type: "string" | "boolean";
   short?: string;
+  /** The flag may be given more than once (`--env A=1 --env B=2`); its value is then a list. */
+  multiple?: true;
   /** How the value reads in the help: `<ms>`, `provider/model`. */
   value?: string;
   description: string;
@@ -22,8 +24,10 @@ export interface FlagSpec {
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
-/** The parsed values of a command's flags: strings and booleans, each absent when not given. */
-export type FlagValues<F extends FlagSpecs> = { [K in keyof F]?: F[K]["type"] extends "boolean" ? boolean : string };
+/** The parsed values of a command's flags: strings, booleans or lists of either, each absent when not given. */
+export type FlagValues<F extends FlagSpecs> = {
+  [K in keyof F]?: (F[K]["type"] extends "boolean" ? boolean : string) extends infer V ? (F[K]["multiple"] extends true ? V[] : V) : never;
+};
 
 export interface Command<F extends FlagSpecs = FlagSpecs> {
   /** The synopsis after `weft`: `call <tool> '<json>'`. */
@@ -50,5 +54,7 @@ export class UsageError extends Error {}
 
 /** The flags of parseArgs' own shape (the help fields dropped). */
 export function parseArgsOptions(flags: FlagSpecs): NonNullable<ParseArgsConfig["options"]> {
-  return Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, flag.short ? { type: flag.type, short: flag.short } : { type: flag.type }]));
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, flag]) => [name, { type: flag.type, ...(flag.short ? { short: flag.short } : {}), ...(flag.multiple ? { multiple: true } : {}) }]),
+  );
 }

@@ -34,4 +34,42 @@ describe("weft mcp add and the project's .mcp.json", () => {
     expect(tools.code).toBe(0);
     expect(JSON.parse(tools.stdout).map((tool: { source: string }) => tool.source)).toContain("mcp:memory");
   });
+
+  it("writes --env into a command server and --header into a URL server; the server runs with that environment", async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-mcp-add-env-")));
+    try {
+      await writeFile(path.join(dir, "weft.config.yaml"), "plugins: []\n");
+      const memory = `${WORKSPACE_MODULES}@modelcontextprotocol/server-memory/dist/index.js`;
+      const store = path.join(dir, "memory.jsonl");
+      expect(await weft(dir, ["mcp", "add", "memory", "--env", `MEMORY_FILE_PATH=${store}`, "--env", "SPACED= kept as typed", "--", process.execPath, memory])).toMatchObject({ code: 0 });
+      expect(await weft(dir, ["mcp", "add", "docs", "--url", "https://example.com/mcp", "--header", "Authorization: Bearer ${DOCS_TOKEN}", "--header", "X-Team:core"])).toMatchObject({ code: 0 });
+      expect(JSON.parse(await readFile(path.join(dir, ".mcp.json"), "utf8"))).toEqual({
+        mcpServers: {
+          memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: store, SPACED: " kept as typed" } },
+          docs: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}", "X-Team": "core" } },
+        },
+      });
+      expect(await weft(dir, ["mcp", "add", "bad", "--env", "NOVALUE", "--", "true"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: 'weft mcp: --env "NOVALUE" is not KEY=VALUE\nusage: weft mcp list | start <server> | stop <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]\n(weft help mcp for the options)\n',
+      });
+      expect(await weft(dir, ["mcp", "add", "bad", "--header", "Authorization: x", "--", "true"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--header is for a URL server (--url); a command server takes --env") });
+      expect(await weft(dir, ["mcp", "add", "bad", "--env", "A=1", "--url", "https://example.com/mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--env is for a command server; a URL server takes --header") });
+
+      // The URL server is unreachable; only the memory server is kept for the call.
+      const file = JSON.parse(await readFile(path.join(dir, ".mcp.json"), "utf8"));
+      delete file.mcpServers.docs;
+      await writeFile(path.join(dir, ".mcp.json"), JSON.stringify(file));
+      const tools = JSON.parse((await weft(dir, ["tools", "--json"])).stdout) as { name: string }[];
+      const create = tools.find((tool) => tool.name.endsWith("create_entities"))?.name;
+      expect(create).toBeDefined();
+      const entities = { entities: [{ name: "weft", entityType: "toolkit", observations: ["added with --env"] }] };
+      expect(await weft(dir, ["call", String(create), JSON.stringify(entities)])).toMatchObject({ code: 0 });
+      // The server wrote its store where the --env variable said.
+      expect(await readFile(store, "utf8")).toContain('"name":"weft"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -39,6 +39,9 @@ describe("weft init and weft new-plugin", () => {
     );
     const manifest = JSON.parse(await readFile(path.join(pack, "package.json"), "utf8"));
     expect(manifest.peerDependencies).toEqual({ "@weft/sdk": "^0.1.0" });
+    // Its schemas come from the sdk's one bundled typebox (a pack importing typebox itself loads ~370 files more).
+    expect(manifest.dependencies).toBeUndefined();
+    expect(await readFile(path.join(pack, "src/index.ts"), "utf8")).toMatch(/^import \{ Type \} from "@weft\/sdk\/typebox";$/m);
     // Stands in for `npm install`: the workspace has every package the scaffold names.
     await symlink(WORKSPACE_MODULES.replace(/\/$/, ""), path.join(pack, "node_modules"));
     await writeFile(path.join(pack, "vitest.config.mjs"), "export default { test: { include: ['src/**/*.test.ts'] } };\n");
@@ -48,7 +51,7 @@ describe("weft init and weft new-plugin", () => {
     await run(process.execPath, [path.join(WORKSPACE_MODULES, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: pack });
     const built = await import(path.join(pack, "dist/index.js"));
     expect(built.default.meta).toEqual({ name: "weft-plugin-greeter", version: "0.1.0", api: 1 });
-  });
+  }, 180_000); // a vitest run and a tsc build in child processes: minutes on a loaded machine
 });
 
 describe("weft skills", () => {

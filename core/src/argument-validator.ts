@@ -1,4 +1,4 @@
-import { Compile } from "typebox/compile";
+import { Compile } from "@weft/sdk/typebox";
 import type { TSchema } from "typebox";
 import { echoed, type ToolDescriptor } from "@weft/sdk";
 

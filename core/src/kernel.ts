@@ -1,4 +1,4 @@
-import { Value } from "typebox/value";
+import { Value } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, Stage, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
 import type {
   ChatModel,

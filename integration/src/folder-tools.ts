@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, type Tool } from "@weft/sdk";
 
 /** Two real tools over a folder on disk, for the agent under test to call. */

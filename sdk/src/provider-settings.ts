@@ -1,5 +1,5 @@
-import { Type, type Static, type TObject } from "typebox";
-import { Value } from "typebox/value";
+import type { Static, TObject } from "typebox";
+import { Type, Value } from "./typebox.js";
 import { EFFORTS, type Effort } from "./chat-model.js";
 import { WeftError } from "./errors.js";
 import type { ModelSpec } from "./provider.js";

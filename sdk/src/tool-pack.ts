@@ -1,5 +1,6 @@
 import path from "node:path";
-import { Type, type Static } from "typebox";
+import type { Static } from "typebox";
+import { Type } from "./typebox.js";
 import { defineConfigKey, type AnyConfigKey, type ConfigKeyContext } from "./config-key.js";
 import type { AnyTool } from "./tool.js";
 

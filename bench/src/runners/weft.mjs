@@ -8,7 +8,7 @@
 import { createAgent, createKernel } from "@weft/core";
 import openrouterPlugin from "@weft/plugin-openrouter";
 import { defineTool } from "@weft/sdk";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM, TOOL_DESCRIPTIONS, add, weather } from "../script.mjs";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { findConfigFile, loadProject, PROJECT_MCP_JSON } from "@weft/core";
 import { defineCommand, UsageError, type CommandIO } from "../command.js";
-import { addMcpServer } from "../mcp-json-file.js";
+import { addMcpServer, serverSettings, type McpServerEntry } from "../mcp-json-file.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpStatusTable } from "../mcp-status-table.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
@@ -15,6 +15,8 @@ export default defineCommand({
     ...JSON_FLAG,
     url: { type: "string", value: "<url>", description: "add: a streamable-HTTP server at this URL instead of a command" },
     force: { type: "boolean", description: "add: replace a server of the same name" },
+    env: { type: "string", multiple: true, value: "<KEY=VALUE>", description: "add: an environment variable of a command server (repeatable)" },
+    header: { type: "string", multiple: true, value: "<'Name: value'>", description: "add: an HTTP header of a URL server (repeatable)" },
     ...MCP_SERVE_FLAGS,
   },
   examples: [
@@ -23,6 +25,8 @@ export default defineCommand({
     "weft mcp add memory -- npx -y @modelcontextprotocol/server-memory",
     "weft mcp add docs --url https://example.com/mcp",
     "weft mcp login docs",
+    "weft mcp add github --url https://api.example.com/mcp --header 'Authorization: Bearer ${GITHUB_TOKEN}'",
+    "weft mcp add memory --env MEMORY_FILE_PATH=./memory.json -- npx -y @modelcontextprotocol/server-memory",
     "weft mcp serve",
     "weft mcp serve --http --port 3333",
   ],
@@ -52,7 +56,12 @@ export default defineCommand({
 });
 
 /** `mcp add`: writes the server into the project's .mcp.json (Claude Code's file), which weft reads when `mcp:` is absent. */
-async function add(name: string | undefined, command: string[], values: { config?: string; url?: string; force?: boolean }, io: CommandIO): Promise<number> {
+async function add(
+  name: string | undefined,
+  command: string[],
+  values: { config?: string; url?: string; force?: boolean; env?: string[]; header?: string[] },
+  io: CommandIO,
+): Promise<number> {
   if (!name) throw new UsageError("name the server to add");
   const [program, ...args] = command;
   if (values.url !== undefined && program !== undefined) throw new UsageError("give either --url or a command after --, not both");
@@ -65,7 +74,13 @@ async function add(name: string | undefined, command: string[], values: { config
     if (values.config) throw error;
   }
   const file = path.join(dir, PROJECT_MCP_JSON);
-  await addMcpServer(file, name, values.url !== undefined ? { type: "http", url: values.url } : { command: program ?? "", args }, values.force === true);
+  if (values.url !== undefined && values.env) throw new UsageError("--env is for a command server; a URL server takes --header");
+  if (values.url === undefined && values.header) throw new UsageError("--header is for a URL server (--url); a command server takes --env");
+  const entry: McpServerEntry =
+    values.url !== undefined
+      ? { type: "http", url: values.url, ...(values.header ? { headers: serverSettings(values.header, ":", "--header", "'Name: value'") } : {}) }
+      : { command: program ?? "", args, ...(values.env ? { env: serverSettings(values.env, "=", "--env", "KEY=VALUE") } : {}) };
+  await addMcpServer(file, name, entry, values.force === true);
   io.stdout.write(`added ${name} to ${file}\n`);
   return 0;
 }

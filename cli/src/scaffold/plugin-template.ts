@@ -26,7 +26,6 @@ export function pluginFiles(template: PluginTemplate): Record<string, string> {
         files: ["dist", "README.md"],
         // prepack: a plain `npm pack` / `npm publish` ships a fresh build, never an empty or stale dist.
         scripts: { build: "tsc -p tsconfig.json", prepack: "npm run build", test: "vitest run" },
-        dependencies: { typebox: "^1.4.3" },
         peerDependencies: { "@weft/sdk": weftRange },
         devDependencies: {
           "@weft/sdk": weftRange,
@@ -60,7 +59,7 @@ export function pluginFiles(template: PluginTemplate): Record<string, string> {
       null,
       2,
     )}\n`,
-    "src/index.ts": `import { Type } from "typebox";
+    "src/index.ts": `import { Type } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, definePlugin, defineTool } from "@weft/sdk";
 
 /** The pack's one tool; add more beside it. The description is what the model reads. */

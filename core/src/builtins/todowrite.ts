@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool } from "@weft/sdk";
 import type { Tool } from "@weft/sdk";
 import { renderTodos, type TodoList } from "./todo-list.js";

@@ -79,12 +79,4 @@ export function formatPath(path: ConfigPath): string {
   return path.map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? key : `.${key}`)).join("");
 }
 
-/** A JSON pointer (`/plugins/2/root`) as a config path. */
-export function pointerToPath(pointer: string): ConfigPath {
-  if (!pointer) return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
+export { pointerToPath } from "./json-pointer.js";

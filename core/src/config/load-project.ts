@@ -4,7 +4,8 @@ import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import { UnknownKeyError } from "../toolkit/plugin-plan.js";
 import type { PluginSpec } from "../toolkit/toolkit-options.js";
-import { ConfigDocument, pointerToPath } from "./config-document.js";
+import type { ConfigDocument } from "./config-document.js";
+import { pointerToPath } from "./json-pointer.js";
 import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
@@ -45,7 +46,7 @@ export interface Project {
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const file = findConfigFile(options.cwd ?? process.cwd(), options.config);
   const dir = path.dirname(file);
-  const doc = await ConfigDocument.read(file);
+  const doc = await readDocument(file);
   const config = parseProjectConfig(doc);
   if (options.trust !== true) await ensureProjectTrusted(file, config, options.trust);
   const toolkit = await createToolkit(
@@ -72,7 +73,13 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
 
 /** Reads and validates a config file without loading anything it names. */
 export async function readProjectConfig(file: string): Promise<ProjectConfig> {
-  return parseProjectConfig(await ConfigDocument.read(file));
+  return parseProjectConfig(await readDocument(file));
+}
+
+// yaml (~70 CommonJS files) loads with the first config read, not with every import of @weft/core.
+async function readDocument(file: string): Promise<ConfigDocument> {
+  const { ConfigDocument } = await import("./config-document.js");
+  return ConfigDocument.read(file);
 }
 
 /**

@@ -158,7 +158,7 @@ describe("@weft/plugin-a2a", () => {
     expect(isWeftError(error)).toBe(true);
     expect(error).toMatchObject({
       code: "CREDENTIAL_MISSING",
-      message: `A2A agent research (${research.cardUrl}): header Authorization uses \${WEFT_A2A_TEST_TOKEN}, which is not set; set WEFT_A2A_TEST_TOKEN in the environment`,
+      message: `A2A agent research (${research.cardUrl}): header Authorization: environment variable WEFT_A2A_TEST_TOKEN is not set (set it, or write \${WEFT_A2A_TEST_TOKEN:-default} for a fallback)`,
     });
   });
 

@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { resolve as resolveModule } from "import-meta-resolve";
-import { Type, type Static } from "typebox";
+import type { Static } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, WeftError, definePlugin, defineProvider, errorMessage } from "@weft/sdk";
 import { providerSettingsProperties, resolveModelSettings } from "@weft/sdk/provider";
 import type { Plugin, Provider } from "@weft/sdk";

@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { parsePatch, PatchSyntaxError } from "./patch-parser.js";
 import { commitPatch, planPatch, PatchConflictError } from "./patch-plan.js";

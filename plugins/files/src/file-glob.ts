@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { walkFiles } from "./tree-walk.js";

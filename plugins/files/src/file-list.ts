@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { compareNames } from "./tree-walk.js";

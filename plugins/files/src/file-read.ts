@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { mediaFileResult, sniffMedia } from "./media-file.js";

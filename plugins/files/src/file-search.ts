@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import picomatch from "picomatch";
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";

@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
 
 /** The root's absolute path, as resolved when the pack was built. */

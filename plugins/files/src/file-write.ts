@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 

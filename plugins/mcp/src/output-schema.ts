@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
+import { Compile } from "@weft/sdk/typebox";
 
 /**
  * Checks a tool's `structuredContent` against its `outputSchema` (typebox compiles the raw JSON Schema once

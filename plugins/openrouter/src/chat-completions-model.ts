@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { WeftError, hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   costFromPricing,

@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
 import { fetchPage, parseWebUrl } from "./fetch-page.js";
 import { renderPage } from "./page-element.js";

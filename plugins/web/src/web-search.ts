@@ -1,8 +1,7 @@
-import { Type } from "typebox";
+import { Type } from "@weft/sdk/typebox";
 import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
 import { readCapped } from "./fetch-page.js";
 import { chunkHtml } from "./html-chunks.js";
-import { convertHtml } from "./html-conversion.js";
 import type { WebLimits } from "./web-limits.js";
 
 export const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
@@ -53,6 +52,7 @@ export function webSearchTool(name: string, backend: SearchBackend, limits: Pick
 }
 
 async function search(backend: SearchBackend, query: string, limit: number, signal: AbortSignal, userAgent: string): Promise<SearchHit[]> {
+  const plain = await plainText();
   if (backend.kind === "searxng") {
     const url = new URL("search", backend.url.endsWith("/") ? backend.url : `${backend.url}/`);
     url.searchParams.set("q", query);
@@ -80,9 +80,13 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-// Snippets carry highlighting markup (<strong>) and entities.
-function plain(html: string | undefined): string {
-  if (!html) return "";
-  const bounded = chunkHtml(html.slice(0, MAX_SNIPPET_CHARS)).chunks.join("");
-  return convertHtml(bounded, "http://localhost/", "text").text.replace(/\s+/g, " ");
+// Snippets carry highlighting markup (<strong>) and entities. turndown and its DOM (~50 modules) load
+// with the first search, not with the plugin.
+async function plainText(): Promise<(html: string | undefined) => string> {
+  const { convertHtml } = await import("./html-conversion.js");
+  return (html) => {
+    if (!html) return "";
+    const bounded = chunkHtml(html.slice(0, MAX_SNIPPET_CHARS)).chunks.join("");
+    return convertHtml(bounded, "http://localhost/", "text").text.replace(/\s+/g, " ");
+  };
 }

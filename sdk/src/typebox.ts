@@ -1,0 +1,8 @@
+// The typebox runtime every weft package builds schemas and validators with (`@weft/sdk/typebox`).
+// typebox ships ~680 module files; the build bundles this file into one module (sdk/scripts/bundle-typebox.mjs),
+// so a process that loads weft reads one file instead of hundreds. Schemas are plain JSON Schema objects,
+// so they mix freely with those of an application's own `typebox` import. Types stay imported from
+// `typebox` itself (`import type { TSchema } from "typebox"`).
+export { Type } from "typebox";
+export { Value } from "typebox/value";
+export { Compile } from "typebox/compile";
