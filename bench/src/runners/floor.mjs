@@ -1,10 +1,19 @@
 /**
- * The floor: the same two model round trips and two MCP calls with plain fetch and the official MCP
- * client, and nothing else. No framework can do this work for less on this machine.
+ * The floor: the same two model round trips and two MCP calls with plain fetch and an MCP client, and
+ * nothing else. Two rows: `floor` with the official MCP client (`mcp: "sdk"`) and `floor-rpc` with the
+ * minimal hand-written JSON-RPC client of ../mcp-rpc-client.mjs (`mcp: "rpc"`); the tables measure
+ * against the faster of the two. No framework can do this work for less on this machine.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connectRpc } from "../mcp-rpc-client.mjs";
 import { MODEL_ID, PROMPT, SYSTEM } from "../script.mjs";
+
+async function connectSdk(mcpServer) {
+  const client = new Client({ name: "bench-floor", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
+  return client;
+}
 
 /** Reads a Chat Completions SSE body: the text and the tool calls, assembled by index. */
 function readStream(body) {
@@ -27,9 +36,8 @@ function readStream(body) {
 }
 
 /** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
-export async function setup({ llmUrl, mcpServer, onPhase = () => {} }) {
-  const client = new Client({ name: "bench-floor", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
+export async function setup({ llmUrl, mcpServer, mcp = "sdk", onPhase = () => {} }) {
+  const client = mcp === "rpc" ? await connectRpc(mcpServer) : await connectSdk(mcpServer);
   const { tools } = await client.listTools();
   const specs = tools.map((tool) => ({
     type: "function",
