@@ -11,7 +11,7 @@ export { type AgentResponse, type AgentStatus, type IncompleteReason } from "./a
 export type { CompactionOptions } from "./agent/compaction.js";
 export { pruneToolResults, cutToolOutput, type PruneOptions } from "./agent/prune-tool-results.js";
 export { summarise, SUMMARY_HEADING, type SummariseOptions } from "./agent/summarise.js";
-export { memorySessionStore, type SessionStore } from "./agent/session-store.js";
+export { memorySessionStore, type MemorySessionStore, type SessionStore } from "./agent/session-store.js";
 export { fileSessionStore } from "./agent/file-session-store.js";
 export { versionedSessionStore } from "./agent/versioned-session-store.js";
 export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";
