@@ -1,7 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolResultSchema,
   ElicitRequestSchema,
   McpError,
   UrlElicitationRequiredError,
@@ -16,6 +15,7 @@ import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
 import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
+import { callResultShape } from "./call-result-shape.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -168,9 +168,10 @@ export class ServerConnection {
         ({ signal, onprogress }) => {
           this.#progress.set(progressToken, onprogress);
           // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
-          // mismatch is a warning the model's result carries, where `callTool` would fail the call.
+          // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
+          // `callResultShape`, not the SDK's schema: weft reads and checks the result itself.
           const params = { name: tool, arguments: args, _meta: { progressToken } };
-          return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
+          return this.#client.request({ method: "tools/call", params }, callResultShape as never, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
         () => {
