@@ -35,14 +35,27 @@ function readStream(body) {
   return { content, calls };
 }
 
-/** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
-export async function setup({ llmUrl, mcpServer, mcp = "sdk", onPhase = () => {} }) {
-  const client = mcp === "rpc" ? await connectRpc(mcpServer) : await connectSdk(mcpServer);
-  const { tools } = await client.listTools();
-  const specs = tools.map((tool) => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-  }));
+/** Connects to every server and lists its tools; with several, each tool is named `s<i>__<tool>`, as MCP adapters prefix them. */
+async function connectAll(servers, mcp) {
+  const clients = await Promise.all(servers.map((server) => (mcp === "rpc" ? connectRpc(server) : connectSdk(server))));
+  const routes = new Map();
+  const specs = [];
+  for (const [index, client] of clients.entries()) {
+    for (const tool of (await client.listTools()).tools) {
+      const name = clients.length > 1 ? `s${index}__${tool.name}` : tool.name;
+      routes.set(name, { client, name: tool.name });
+      specs.push({ type: "function", function: { name, description: tool.description, parameters: tool.inputSchema } });
+    }
+  }
+  return { clients, routes, specs };
+}
+
+/**
+ * `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs.
+ * The scale bench (scale.mjs) also gives `mcpServers` (several), `system` and `prior` (messages before the prompt).
+ */
+export async function setup({ llmUrl, mcpServer, mcpServers = [mcpServer], mcp = "sdk", system = SYSTEM, prior = [], onPhase = () => {} }) {
+  const { clients, routes, specs } = await connectAll(mcpServers, mcp);
 
   const complete = async (messages) => {
     const response = await fetch(`${llmUrl}/v1/chat/completions`, {
@@ -53,18 +66,17 @@ export async function setup({ llmUrl, mcpServer, mcp = "sdk", onPhase = () => {}
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
     return readStream(await response.text());
   };
+  const callTool = (call) => {
+    const route = routes.get(call.name);
+    return route.client.callTool({ name: route.name, arguments: JSON.parse(call.arguments) });
+  };
 
   return {
     async run() {
-      const messages = [
-        { role: "system", content: SYSTEM },
-        { role: "user", content: PROMPT },
-      ];
+      const messages = [{ role: "system", content: system }, ...prior, { role: "user", content: PROMPT }];
       const first = await complete(messages);
       onPhase("model1");
-      const results = await Promise.all(
-        first.calls.map((call) => client.callTool({ name: call.name, arguments: JSON.parse(call.arguments) })),
-      );
+      const results = await Promise.all(first.calls.map(callTool));
       onPhase("tools");
       messages.push({
         role: "assistant",
@@ -78,6 +90,6 @@ export async function setup({ llmUrl, mcpServer, mcp = "sdk", onPhase = () => {}
       onPhase("model2");
       return content;
     },
-    close: () => client.close(),
+    close: () => Promise.all(clients.map((client) => client.close())),
   };
 }
