@@ -3,7 +3,11 @@
  * rows' timed runs can be interleaved in rounds (a burst of machine noise then hits every row alike):
  *
  *   → start                          ← ready { importMs, initMs } | failed { error }
- *   → batch { count, heap? }         ← batch { samples, correct, failures, liveHeapMb? }
+ *   → batch { count, heap? }         ← batch { samples, cpuSamples, correct, failures, liveHeapMb? }
+ *
+ * `cpuSamples`: this process's CPU time (user + system, ms) per run — the framework's own work, without
+ * the mock LLM's and the MCP server's (other processes), and far less moved by a loaded machine than
+ * the wall time.
  *   → finish                         ← finished { peakRssMb, liveHeapMb? }, then the process exits
  *
  * `liveHeapMb` (the heap after a full collection) comes when the process runs with --expose-gc.
@@ -42,14 +46,18 @@ async function start() {
 
 async function batch(count, heap) {
   const samples = [];
+  const cpuSamples = [];
   const failures = [];
   let correct = 0;
   for (let i = 0; i < count; i++) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     if (await once(failures)) correct++;
     samples.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuSamples.push((used.user + used.system) / 1000);
   }
-  return { type: "batch", samples, correct, failures: failures.slice(0, 3), ...(heap ? { liveHeapMb: liveHeap() } : {}) };
+  return { type: "batch", samples, cpuSamples, correct, failures: failures.slice(0, 3), ...(heap ? { liveHeapMb: liveHeap() } : {}) };
 }
 
 async function finish() {

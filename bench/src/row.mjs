@@ -14,7 +14,7 @@ const EXIT_TIMEOUT_MS = 30_000;
 export class Row {
   constructor({ framework, scenario, srcDir, config, nodeFlags = [] }) {
     Object.assign(this, { framework, scenario });
-    this.result = { framework, scenario, ok: false, samples: [], correct: 0, total: 0, modelCalls: 0, failures: [] };
+    this.result = { framework, scenario, ok: false, samples: [], cpuSamples: [], liveHeapsMb: [], correct: 0, total: 0, modelCalls: 0, failures: [] };
     this.child = fork(join(srcDir, "row-worker.mjs"), [JSON.stringify(config)], {
       execArgv: nodeFlags,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -75,8 +75,11 @@ export class Row {
     this.result.modelCalls += llmCounts.modelCalls - before;
     this.result.correct += reply.correct;
     this.result.total += count;
-    if (timed) this.result.samples.push(...reply.samples);
-    if (reply.liveHeapMb !== undefined) (this.result.liveHeapsMb ??= []).push(reply.liveHeapMb);
+    if (timed) {
+      this.result.samples.push(...reply.samples);
+      this.result.cpuSamples.push(...reply.cpuSamples);
+    }
+    if (reply.liveHeapMb !== undefined) this.result.liveHeapsMb.push(reply.liveHeapMb);
     for (const failure of reply.failures) if (this.result.failures.length < 3) this.result.failures.push(failure);
   }
 

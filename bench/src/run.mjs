@@ -106,8 +106,9 @@ try {
   }
   if (rows.length > 0) process.stderr.write("\n");
   for (const row of rows) {
-    const { samples, modelCalls, ...result } = await row.finish();
+    const { samples, cpuSamples, liveHeapsMb: _heaps, modelCalls, ...result } = await row.finish();
     if (samples.length > 0) result.latency = summarize(samples);
+    if (cpuSamples.length > 0) result.cpu = summarize(cpuSamples);
     result.requestsPerRun = result.total ? modelCalls / result.total : undefined;
     result.ok = !result.error && result.total === warmups + runs && result.correct === result.total;
     raw[`${row.framework}/${row.scenario}`] = samples;

@@ -3,7 +3,9 @@
  * advertised, prior messages, tool calls in one reply, sessions at once, MCP servers — the floor
  * (floor-rpc: fetch + the minimal JSON-RPC client, the faster floor) and weft's `mcp` scenario run
  * alternately in this one process on the same mock LLM and MCP server(s), and the row reports both
- * medians and weft / floor. The goal: the ratio does not grow along a dimension.
+ * medians and weft / floor, in wall time and in this process's CPU time per run (the mock LLM and the
+ * MCP servers are other processes; CPU time moves far less on a loaded machine). The goal: the ratio
+ * does not grow along a dimension.
  *
  *   node scale.mjs <out.json> '{"llmUrl", "mcpServer"}' [--runs 40] [--only tools,prior]
  */
@@ -53,26 +55,32 @@ async function floorRunner(options) {
 async function point(options) {
   const sides = { floor: await floorRunner(options), weft: await weftSetup({ ...config, ...options, scenario: "mcp" }) };
   const samples = { floor: [], weft: [] };
+  const cpu = { floor: [], weft: [] };
   try {
     for (let i = 0; i < WARMUPS + RUNS; i++) {
       for (const name of i % 2 ? ["floor", "weft"] : ["weft", "floor"]) {
+        const cpuBefore = process.cpuUsage();
         const started = performance.now();
         const answer = await sides[name].run();
         const elapsed = performance.now() - started;
+        const used = process.cpuUsage(cpuBefore);
         const answers = answer.split("\n");
         if (answers.length !== (options.sessions ?? 1) || !answers.every((text) => text.includes(EXPECTED))) {
           throw new Error(`${name} answered wrong: ${answer.slice(0, 300)}`);
         }
-        if (i >= WARMUPS) samples[name].push(elapsed);
+        if (i >= WARMUPS) {
+          samples[name].push(elapsed);
+          cpu[name].push((used.user + used.system) / 1000);
+        }
       }
     }
   } finally {
     await sides.floor.close();
     await sides.weft.close();
   }
-  const floor = summarize(samples.floor).p50;
-  const weft = summarize(samples.weft).p50;
-  return { floorMs: floor, weftMs: weft, ratio: weft / floor };
+  const p50 = (list) => summarize(list).p50;
+  const [floorMs, weftMs, floorCpuMs, weftCpuMs] = [samples.floor, samples.weft, cpu.floor, cpu.weft].map(p50);
+  return { floorMs, weftMs, ratio: weftMs / floorMs, floorCpuMs, weftCpuMs, cpuRatio: weftCpuMs / floorCpuMs };
 }
 
 const only = flags.only?.split(",");
@@ -84,7 +92,7 @@ for (const [key, dimension] of Object.entries(DIMENSIONS)) {
     process.stderr.write(`scale ${key} ${n} ... `);
     try {
       rows.push({ n, ...(await point(dimension.options(n))) });
-      process.stderr.write(`${rows.at(-1).ratio.toFixed(2)}x\n`);
+      process.stderr.write(`${rows.at(-1).ratio.toFixed(2)}x (CPU ${rows.at(-1).cpuRatio.toFixed(2)}x)\n`);
     } catch (error) {
       result.ok = false;
       rows.push({ n, error: String(error?.stack ?? error).slice(0, 1500) });

@@ -48,7 +48,7 @@ try {
     }
     const result = await row.finish();
     await row.stop();
-    const [warmHeap, endHeap] = result.liveHeapsMb ?? [];
+    const [warmHeap, endHeap] = result.liveHeapsMb;
     rows.push({ framework: framework.name, scenario, runs: result.total, correct: result.correct, peakRssMb: result.peakRssMb, warmHeapMb: warmHeap, endHeapMb: endHeap, error: result.error });
     process.stderr.write(result.error ? ` FAILED ${oneLine(result.error)}\n` : ` ${result.correct}/${result.total} right, peak RSS ${result.peakRssMb?.toFixed(0)} MB\n`);
   }
