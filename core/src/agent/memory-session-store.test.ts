@@ -13,11 +13,11 @@ describe("the in-memory session store", () => {
     const store = memorySessionStore({ maxSessions: 2 });
     store.save("a", state("a", "one"));
     store.save("b", state("b", "two"));
-    expect(await store.get("a")?.messages).toEqual([{ role: "user", content: "one" }]);
+    expect((await store.get("a"))?.messages).toEqual([{ role: "user", content: "one" }]);
     store.save("c", state("c", "three"));
     expect(await store.get("b")).toBeUndefined();
-    expect(await store.get("a")?.sessionId).toBe("a");
-    expect(await store.get("c")?.sessionId).toBe("c");
+    expect((await store.get("a"))?.sessionId).toBe("a");
+    expect((await store.get("c"))?.sessionId).toBe("c");
     store.release("a");
     expect(await store.get("a")).toBeUndefined();
   });
