@@ -47,8 +47,7 @@ describe("a call's signal", () => {
     const seen: unknown[] = [];
     let release!: () => void;
     const later = new Promise<void>((resolve) => (release = resolve));
-    kernel.tools.add(
-      defineTool({
+    const tool = defineTool({
         name: "late_reader",
         description: "Reads its signal only after the caller aborted",
         input: Type.Object({}),
@@ -57,8 +56,8 @@ describe("a call's signal", () => {
           seen.push(ctx.signal.aborted, ctx.signal.reason);
           return { output: "done" };
         },
-      }),
-    );
+    });
+    kernel.hooks.tools.tap((registrar) => void registrar.add(tool));
     await kernel.ready();
     const caller = new AbortController();
     const result = kernel.execute({ name: "late_reader", arguments: {} }, { signal: caller.signal });
