@@ -6,6 +6,7 @@ import { SCENARIOS } from "./script.mjs";
 
 export const FRAMEWORKS = [
   { name: "floor", runner: "runners/floor.mjs", scenarios: ["floor"], packages: ["@modelcontextprotocol/sdk"] },
+  { name: "floor-rpc", runner: "runners/floor-rpc.mjs", scenarios: ["floor"], packages: [] },
   {
     name: "weft",
     runner: "runners/weft.mjs",
@@ -31,5 +32,11 @@ export const FRAMEWORKS = [
     packages: ["@langchain/core", "@langchain/openai", "@langchain/langgraph", "@langchain/mcp-adapters"],
   },
   { name: "mastra", runner: "runners/mastra.mjs", scenarios: SCENARIOS, packages: ["@mastra/core", "@mastra/mcp"] },
+  {
+    name: "pi",
+    runner: "runners/pi.mjs",
+    scenarios: SCENARIOS,
+    packages: ["@mariozechner/pi-agent-core", "@mariozechner/pi-ai", "@modelcontextprotocol/sdk"],
+  },
   { name: "openai-agents", runner: "runners/openai-agents.mjs", scenarios: SCENARIOS, packages: ["@openai/agents"] },
 ];

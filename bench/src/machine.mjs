@@ -12,6 +12,8 @@ export function machine() {
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
+    // Other work on the machine: the 1-minute load average when the run started.
+    loadAverage: Number(os.loadavg()[0].toFixed(1)),
   };
 }
 

@@ -26,4 +26,15 @@ server.registerTool(
   async ({ text: value }) => text(echo(value)),
 );
 
+// `--tools N` publishes N more tools (the scale bench's tool-count rows), echoing like `echo`.
+const toolsFlag = process.argv.indexOf("--tools");
+const extra = toolsFlag > 0 ? Number(process.argv[toolsFlag + 1]) : 0;
+for (let index = 0; index < extra; index++) {
+  server.registerTool(
+    `lookup_${index}`,
+    { description: `Looks up record ${index} of the catalogue by its key.`, inputSchema: { key: z.string().describe("The record's key") } },
+    async ({ key }) => text(echo(key)),
+  );
+}
+
 await server.connect(new StdioServerTransport());

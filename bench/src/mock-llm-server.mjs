@@ -16,17 +16,35 @@ export function matchTool(names, wanted) {
   );
 }
 
-/** The two calls of turn 1, named as the request advertised them; throws a readable error when absent. */
-function plannedCalls(names, requestId) {
+/**
+ * The calls of turn 1, named as the request advertised them; throws a readable error when absent.
+ * `count` (the scale bench's `[calls: N]`): `add`, then `get_weather`, then `echo` up to N calls.
+ */
+function plannedCalls(names, requestId, count) {
   const weather = matchTool(names, "get_weather");
   const add = matchTool(names, "add");
-  if (!weather || !add) {
-    throw new Error(`the request must advertise get_weather and add; it advertised [${names.join(", ")}]`);
+  const echo = matchTool(names, "echo");
+  if (!weather || !add || (count > 2 && !echo)) {
+    throw new Error(`the request must advertise get_weather, add (and echo for more calls); it advertised [${names.slice(0, 20).join(", ")}]`);
   }
-  return [
-    { id: `call_${requestId}_weather`, name: weather, arguments: JSON.stringify(WEATHER_ARGS) },
-    { id: `call_${requestId}_add`, name: add, arguments: JSON.stringify(ADD_ARGS) },
-  ];
+  if (count === undefined) {
+    return [
+      { id: `call_${requestId}_weather`, name: weather, arguments: JSON.stringify(WEATHER_ARGS) },
+      { id: `call_${requestId}_add`, name: add, arguments: JSON.stringify(ADD_ARGS) },
+    ];
+  }
+  return Array.from({ length: count }, (_, index) => {
+    if (index === 0) return { id: `call_${requestId}_add`, name: add, arguments: JSON.stringify(ADD_ARGS) };
+    if (index === 1) return { id: `call_${requestId}_weather`, name: weather, arguments: JSON.stringify(WEATHER_ARGS) };
+    return { id: `call_${requestId}_echo${index}`, name: echo, arguments: JSON.stringify({ text: `e${index}` }) };
+  });
+}
+
+/** `[calls: N]` in the system prompt asks for N calls in turn 1 (the scale bench); none: the script's two. */
+function requestedCalls(body) {
+  const system = body.messages?.find((message) => message.role === "system");
+  const match = /\[calls: (\d+)\]/.exec(textOf(system?.content ?? ""));
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Text of a message or block content: a string, or an array of text parts. */
@@ -62,9 +80,12 @@ function stringsOf(text) {
  * Turn 2's answer: the scripted one only when both tools really ran (their outputs came back), so a
  * framework that fed back errors fails the correctness check instead of passing on the script.
  */
-function finalAnswer(results) {
+function finalAnswer(results, count) {
   const values = results.flatMap(stringsOf);
-  const ran = values.includes(weather(WEATHER_ARGS.city)) && values.includes(add(ADD_ARGS.a, ADD_ARGS.b));
+  const ran =
+    count === undefined
+      ? values.includes(weather(WEATHER_ARGS.city)) && values.includes(add(ADD_ARGS.a, ADD_ARGS.b))
+      : results.length === count && values.includes(add(ADD_ARGS.a, ADD_ARGS.b));
   return ran ? ANSWER : `The tool results were not the tools' outputs: ${JSON.stringify(results)}`;
 }
 
@@ -83,8 +104,9 @@ function openAiResponse(body, requestId) {
   const names = (body.tools ?? []).map((tool) => tool.function?.name ?? tool.name);
   const results = openAiToolResults(body);
   const turn = results.length > 0 ? 1 : 0;
-  const answer = turn === 1 ? finalAnswer(results) : "";
-  const calls = turn === 0 ? plannedCalls(names, requestId) : [];
+  const count = requestedCalls(body);
+  const answer = turn === 1 ? finalAnswer(results, count) : "";
+  const calls = turn === 0 ? plannedCalls(names, requestId, count) : [];
   const id = `chatcmpl-${requestId}`;
   const created = 1_700_000_000;
   const toolCalls = calls.map((call) => ({

@@ -3,8 +3,14 @@
  * rows' timed runs can be interleaved in rounds (a burst of machine noise then hits every row alike):
  *
  *   → start                          ← ready { importMs, initMs } | failed { error }
- *   → batch { count }                ← batch { samples, correct, failures }
- *   → finish                         ← finished { peakRssMb }, then the process exits
+ *   → batch { count, heap? }         ← batch { samples, cpuSamples, correct, failures, liveHeapMb? }
+ *
+ * `cpuSamples`: this process's CPU time (user + system, ms) per run — the framework's own work, without
+ * the mock LLM's and the MCP server's (other processes), and far less moved by a loaded machine than
+ * the wall time.
+ *   → finish                         ← finished { peakRssMb, liveHeapMb? }, then the process exits
+ *
+ * `liveHeapMb` (the heap after a full collection) comes when the process runs with --expose-gc.
  *
  * The config comes as argv[2]: { runner, scenario, llmUrl, mcpServer, skillsDir }.
  */
@@ -38,22 +44,34 @@ async function start() {
   return { type: "ready", importMs, initMs: performance.now() - started };
 }
 
-async function batch(count) {
+async function batch(count, heap) {
   const samples = [];
+  const cpuSamples = [];
   const failures = [];
   let correct = 0;
   for (let i = 0; i < count; i++) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     if (await once(failures)) correct++;
     samples.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuSamples.push((used.user + used.system) / 1000);
   }
-  return { type: "batch", samples, correct, failures: failures.slice(0, 3) };
+  return { type: "batch", samples, cpuSamples, correct, failures: failures.slice(0, 3), ...(heap ? { liveHeapMb: liveHeap() } : {}) };
 }
 
 async function finish() {
   const rss = peakRssMb();
+  const liveHeapMb = liveHeap();
   await agent?.close();
-  return { type: "finished", peakRssMb: rss };
+  return { type: "finished", peakRssMb: rss, ...(liveHeapMb === undefined ? {} : { liveHeapMb }) };
+}
+
+/** The heap that survives a full collection, in MB; undefined without --expose-gc. */
+function liveHeap() {
+  if (typeof globalThis.gc !== "function") return undefined;
+  globalThis.gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
 // The orchestrator is gone (crashed or killed): nobody will ask for the result.
@@ -62,7 +80,7 @@ process.on("disconnect", () => process.exit(1));
 process.on("message", async (message) => {
   try {
     if (message.type === "start") await send(await start());
-    else if (message.type === "batch") await send(await batch(message.count));
+    else if (message.type === "batch") await send(await batch(message.count, message.heap));
     else if (message.type === "finish") {
       await send(await finish());
       // Frameworks may keep handles open (telemetry timers, pools); the result is out, so leave.

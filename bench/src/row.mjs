@@ -14,7 +14,7 @@ const EXIT_TIMEOUT_MS = 30_000;
 export class Row {
   constructor({ framework, scenario, srcDir, config, nodeFlags = [] }) {
     Object.assign(this, { framework, scenario });
-    this.result = { framework, scenario, ok: false, samples: [], correct: 0, total: 0, modelCalls: 0, failures: [] };
+    this.result = { framework, scenario, ok: false, samples: [], cpuSamples: [], liveHeapsMb: [], correct: 0, total: 0, modelCalls: 0, failures: [] };
     this.child = fork(join(srcDir, "row-worker.mjs"), [JSON.stringify(config)], {
       execArgv: nodeFlags,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -63,16 +63,23 @@ export class Row {
     this.result.initMs = reply.initMs;
   }
 
-  /** Runs `count` conversations; `timed: false` for warm-ups, whose answers still count for correctness. */
-  async batch(count, llmCounts, timed = true) {
+  /**
+   * Runs `count` conversations; `timed: false` for warm-ups, whose answers still count for correctness.
+   * `heap`: then the live heap after a full collection goes into `result.liveHeapsMb` (needs --expose-gc).
+   */
+  async batch(count, llmCounts, timed = true, heap = false) {
     if (!this.alive) return;
     const before = llmCounts.modelCalls;
-    const reply = await this.#ask({ type: "batch", count });
+    const reply = await this.#ask({ type: "batch", count, heap });
     if (reply.type === "failed") return this.#fail(reply);
     this.result.modelCalls += llmCounts.modelCalls - before;
     this.result.correct += reply.correct;
     this.result.total += count;
-    if (timed) this.result.samples.push(...reply.samples);
+    if (timed) {
+      this.result.samples.push(...reply.samples);
+      this.result.cpuSamples.push(...reply.cpuSamples);
+    }
+    if (reply.liveHeapMb !== undefined) this.result.liveHeapsMb.push(reply.liveHeapMb);
     for (const failure of reply.failures) if (this.result.failures.length < 3) this.result.failures.push(failure);
   }
 
@@ -80,7 +87,7 @@ export class Row {
     if (!this.alive) return this.result;
     const reply = await this.#ask({ type: "finish" });
     if (reply.type === "failed") this.#fail(reply);
-    else this.result.peakRssMb = reply.peakRssMb;
+    else Object.assign(this.result, { peakRssMb: reply.peakRssMb, liveHeapMb: reply.liveHeapMb });
     return this.result;
   }
 

@@ -44,23 +44,25 @@ const profileDir = join(benchDir, "results.raw", "profiles");
 const nodeFlagsFor = (name) => (profiled.has(name) ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
 /** A micro-benchmark that has not finished by then is reported as hung. */
 const CHILD_TIMEOUT_MS = 150_000;
+/** The scale rows start up to 20 MCP servers and run 100 sessions at once: they get longer. */
+const SCALE_TIMEOUT_MS = 600_000;
 
 const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
 const scratch = mkdtempSync(join(tmpdir(), "weft-bench-"));
 
 /** Runs a micro-benchmark script in a child process on this Node binary; resolves with the JSON it wrote. */
-function runChild(name, script, args) {
+function runChild(name, script, args, timeout = CHILD_TIMEOUT_MS) {
   const outFile = join(scratch, `${name}.json`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...nodeFlagsFor(name), join(srcDir, script), outFile, ...args],
-      { cwd: benchDir, timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * 2 ** 20 },
+      { cwd: benchDir, timeout, maxBuffer: 64 * 2 ** 20 },
       (error, _stdout, stderr) => {
         try {
           resolve(JSON.parse(readFileSync(outFile, "utf8")));
         } catch {
-          const why = error?.killed ? `did not finish within ${CHILD_TIMEOUT_MS / 1000} s` : `exited with ${error?.code ?? "no result"}`;
+          const why = error?.killed ? `did not finish within ${timeout / 1000} s` : `exited with ${error?.code ?? "no result"}`;
           resolve({ ok: false, error: `${why}: ${stderr.slice(-1500)}` });
         }
       },
@@ -104,8 +106,9 @@ try {
   }
   if (rows.length > 0) process.stderr.write("\n");
   for (const row of rows) {
-    const { samples, modelCalls, ...result } = await row.finish();
+    const { samples, cpuSamples, liveHeapsMb: _heaps, modelCalls, ...result } = await row.finish();
     if (samples.length > 0) result.latency = summarize(samples);
+    if (cpuSamples.length > 0) result.cpu = summarize(cpuSamples);
     result.requestsPerRun = result.total ? modelCalls / result.total : undefined;
     result.ok = !result.error && result.total === warmups + runs && result.correct === result.total;
     raw[`${row.framework}/${row.scenario}`] = samples;
@@ -123,6 +126,11 @@ try {
     process.stderr.write("phases ... ");
     results.phases = await runChild("phases", "phase-split.mjs", [JSON.stringify({ llmUrl: llm.url, mcpServer, skillsDir: join(benchDir, "skills") })]);
     process.stderr.write(results.phases.ok ? "done\n" : `FAILED ${oneLine(results.phases.error)}\n`);
+  }
+  if (!only || only.includes("scale")) {
+    process.stderr.write("scale ... ");
+    results.scale = await runChild("scale", "scale.mjs", [JSON.stringify({ llmUrl: llm.url, mcpServer })], SCALE_TIMEOUT_MS);
+    process.stderr.write(results.scale.ok ? "done\n" : `FAILED ${oneLine(results.scale.error ?? results.scale.dimensions?.flatMap((d) => d.rows).find((row) => row.error)?.error)}\n`);
   }
   if (!only || only.includes("parse")) {
     process.stderr.write("parse ... ");

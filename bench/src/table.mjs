@@ -4,13 +4,20 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "—");
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
 export const oneLine = (text) => String(text ?? "").split("\n").find((line) => line.trim()) ?? "";
-const PEERS_EXCLUDED = new Set(["floor", "weft"]);
+/** weft's own rows (weft, weft-ai-sdk) and the floors are not peers. */
+const isPeer = (framework) => !framework.startsWith("weft") && !framework.startsWith("floor");
+
+/** The floor: the faster of the official-client floor and the hand-written JSON-RPC one. */
+export function floorRow(rows) {
+  const floors = rows.filter((row) => row.framework.startsWith("floor") && row.ok);
+  return floors.sort((a, b) => a.latency.p50 - b.latency.p50)[0];
+}
 
 /** The fastest peer's p50 and the lowest peer RSS per scenario (working peers only). */
 function peerBests(rows) {
   const best = {};
   for (const row of rows) {
-    if (PEERS_EXCLUDED.has(row.framework) || !row.ok) continue;
+    if (!isPeer(row.framework) || !row.ok) continue;
     best[row.scenario] ??= { p50: Infinity, rss: Infinity, p50By: "", rssBy: "" };
     const b = best[row.scenario];
     if (row.latency.p50 < b.p50) Object.assign(b, { p50: row.latency.p50, p50By: row.framework });
@@ -21,23 +28,23 @@ function peerBests(rows) {
 
 function runTable(results) {
   const rows = results.frameworks;
-  const floor = rows.find((row) => row.framework === "floor" && row.ok);
+  const floor = floorRow(rows);
   const best = peerBests(rows);
   const lines = [
-    "| framework | scenario | import ms | init ms | p50 ms | p95 ms | mean ms | correct | model calls/run | peak RSS MB | p50 / floor | p50 / fastest peer |",
-    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| framework | scenario | import ms | init ms | p50 ms | p95 ms | mean ms | CPU ms/run (p50) | correct | model calls/run | peak RSS MB | p50 / floor | p50 / fastest peer |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
   const notes = [];
   for (const row of rows) {
     if (!row.latency) {
       notes.push(`- **${row.framework} / ${row.scenario}** did not run: ${oneLine(row.error ?? row.failures?.[0])}`);
-      lines.push(`| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | — | — | — | — | — | — | — | — |`);
+      lines.push(`| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | — | — | — | — | — | — | — | — | — |`);
       continue;
     }
     if (!row.ok) notes.push(`- **${row.framework} / ${row.scenario}** answered wrong: ${oneLine(row.failures?.[0])}`);
     const peer = best[row.scenario];
     lines.push(
-      `| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | ${fixed(row.latency.p50)} | ${fixed(row.latency.p95)} | ${fixed(row.latency.mean)} | ${row.correct}/${row.total} | ${fixed(row.requestsPerRun, 1)} | ${fixed(row.peakRssMb, 0)} | ${ratio(row.latency.p50, floor?.latency.p50)} | ${row.framework === "floor" ? "—" : ratio(row.latency.p50, peer?.p50)} |`,
+      `| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | ${fixed(row.latency.p50)} | ${fixed(row.latency.p95)} | ${fixed(row.latency.mean)} | ${fixed(row.cpu?.p50)} | ${row.correct}/${row.total} | ${fixed(row.requestsPerRun, 1)} | ${fixed(row.peakRssMb, 0)} | ${ratio(row.latency.p50, floor?.latency.p50)} | ${row.framework.startsWith("floor") ? "—" : ratio(row.latency.p50, peer?.p50)} |`,
     );
   }
   return { lines, notes };
@@ -45,16 +52,19 @@ function runTable(results) {
 
 function weftTargets(results) {
   const best = peerBests(results.frameworks);
-  const floor = results.frameworks.find((row) => row.framework === "floor" && row.ok);
-  const lines = ["| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / floor (goal ≤ 1.15×) | peak RSS / lowest peer (goal ≤ 1.00×) |", "|---|--:|--:|--:|"];
+  const floor = floorRow(results.frameworks);
+  const lines = [
+    "| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / floor (goal ≤ 1.05×, native ≤ 0.95×) | CPU / floor's CPU | peak RSS / lowest peer (goal ≤ 1.00×) |",
+    "|---|--:|--:|--:|--:|",
+  ];
   for (const row of results.frameworks.filter((r) => r.framework === "weft")) {
     const peer = best[row.scenario];
     if (!row.ok) {
-      lines.push(`| ${row.scenario} | not run | not run | not run |`);
+      lines.push(`| ${row.scenario} | not run | not run | not run | not run |`);
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${ratio(row.latency.p50, peer?.p50)} (${peer?.p50By || "no peer"}) | ${ratio(row.latency.p50, floor?.latency.p50)} | ${ratio(row.peakRssMb, peer?.rss)} (${peer?.rssBy || "no peer"}) |`,
+      `| ${row.scenario} | ${ratio(row.latency.p50, peer?.p50)} (${peer?.p50By || "no peer"}) | ${ratio(row.latency.p50, floor?.latency.p50)} | ${ratio(row.cpu?.p50, floor?.cpu?.p50)} | ${ratio(row.peakRssMb, peer?.rss)} (${peer?.rssBy || "no peer"}) |`,
     );
   }
   return lines;
@@ -86,6 +96,25 @@ function phaseTable(phases) {
   return lines;
 }
 
+function scaleTable(scale) {
+  if (!scale) return [];
+  if (!scale.dimensions) return [`Scale rows: not run: ${oneLine(scale.error)}`];
+  const lines = [
+    `| scale row (weft mcp vs floor-rpc, alternating, median of ${scale.runs}) | n | floor ms | weft ms | weft / floor | floor CPU ms | weft CPU ms | CPU ratio |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const dimension of scale.dimensions) {
+    for (const row of dimension.rows) {
+      lines.push(
+        row.error
+          ? `| ${dimension.label} | ${row.n} | not run: ${oneLine(row.error)} | — | — | — | — | — |`
+          : `| ${dimension.label} | ${row.n} | ${fixed(row.floorMs)} | ${fixed(row.weftMs)} | ${ratio(row.weftMs, row.floorMs)} | ${fixed(row.floorCpuMs)} | ${fixed(row.weftCpuMs)} | ${ratio(row.weftCpuMs, row.floorCpuMs)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
 function parseTable(parse) {
   if (!parse) return [];
   if (!parse.ok && !parse.rows?.length) return [`Streaming parse: not run: ${oneLine(parse.error)}`];
@@ -100,12 +129,12 @@ export function renderTable(results) {
   const { lines, notes } = runTable(results);
   const m = results.machine;
   const out = [
-    `Measured ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), Node ${m.node}, weft at ${results.weftCommit ?? "unknown"}; ${results.method.warmups} warm-ups then ${results.method.runs} timed runs per row in ${results.method.rounds ?? 1} interleaved rounds.`,
+    `Measured ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB${m.loadAverage !== undefined ? `, load average ${m.loadAverage} at the start` : ""}), Node ${m.node}, weft at ${results.weftCommit ?? "unknown"}; ${results.method.warmups} warm-ups then ${results.method.runs} timed runs per row in ${results.method.rounds ?? 1} interleaved rounds.`,
   ];
   if (results.frameworks.length) out.push("", ...lines);
   if (notes.length) out.push("", ...notes);
   if (results.frameworks.some((row) => row.framework === "weft")) out.push("", ...weftTargets(results));
-  for (const section of [mcpParallelTable(results.mcpParallel), phaseTable(results.phases), parseTable(results.parse)]) {
+  for (const section of [mcpParallelTable(results.mcpParallel), phaseTable(results.phases), scaleTable(results.scale), parseTable(results.parse)]) {
     if (section.length) out.push("", ...section);
   }
   return out.join("\n");

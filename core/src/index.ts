@@ -17,7 +17,7 @@ export { pruneToolResults, prunedOutput, type PruneOptions } from "./agent/prune
 export { summarise, type SummariseOptions } from "./agent/summarise.js";
 export { dropOldestTurns } from "./agent/drop-turns.js";
 export { SUMMARY_HEADING, SUMMARY_INSTRUCTIONS } from "./agent/summary-prompt.js";
-export { memorySessionStore, type SessionStore } from "./agent/session-store.js";
+export { memorySessionStore, type MemorySessionStore, type SessionStore } from "./agent/session-store.js";
 export { fileSessionStore } from "./agent/file-session-store.js";
 export { versionedSessionStore } from "./agent/versioned-session-store.js";
 export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";

@@ -11,6 +11,7 @@ import type {
   ToolVerdict,
 } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
+import { DeadlineTimers } from "./deadline-timers.js";
 import type { HookSet } from "./hook-set.js";
 import { runnableOf } from "./tool-box.js";
 
@@ -51,6 +52,7 @@ function deadlineReason(name: string, timeoutMs: number): WeftError {
  */
 export class ToolExecutor {
   readonly #validator = new ArgumentValidator();
+  readonly #deadlines = new DeadlineTimers();
   #nextId = 0;
 
   constructor(private readonly host: ExecutorHost) {}
@@ -121,9 +123,21 @@ export class ToolExecutor {
     const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
     const deadline = Date.now() + timeoutMs;
     // One controller carries both the deadline and the caller's abort, forwarded to it while the call
-    // runs (AbortSignal.any costs several times more).
-    const limit = new AbortController();
-    const { signal } = limit;
+    // runs (AbortSignal.any costs several times more). It is made when the tool first reads its signal
+    // (many never do), already aborted if the call was by then.
+    let limit: AbortController | undefined;
+    let abortedWith: { reason: unknown } | undefined;
+    const signalOf = (): AbortSignal => {
+      if (!limit) {
+        limit = new AbortController();
+        if (abortedWith) limit.abort(abortedWith.reason);
+      }
+      return limit.signal;
+    };
+    const abort = (reason: unknown) => {
+      abortedWith ??= { reason };
+      limit?.abort(reason);
+    };
     let grace: ReturnType<typeof setTimeout> | undefined;
     const outer = options.signal;
     return new Promise<ToolResult>((resolve) => {
@@ -132,20 +146,20 @@ export class ToolExecutor {
         if (settled) return;
         settled = true;
         // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
-        clearTimeout(timer);
+        cancelDeadline();
         clearTimeout(grace);
         outer?.removeEventListener("abort", forward);
         resolve(result);
       };
       // At the deadline the signal aborts; a tool that stops then still reports itself within the grace.
       // One that ignores its signal cannot hold the caller longer.
-      const timer = setTimeout(() => {
-        limit.abort(deadlineReason(descriptor.name, timeoutMs));
+      const cancelDeadline = this.#deadlines.at(deadline, () => {
+        abort(deadlineReason(descriptor.name, timeoutMs));
         grace = setTimeout(() => settle(errorResult(`${descriptor.name} timed out after ${timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
-      }, timeoutMs);
+      });
       // The caller's abort reaches the tool with its reason and answers at once.
       const forward = () => {
-        limit.abort(outer?.reason);
+        abort(outer?.reason);
         settle(errorResult(`${descriptor.name} was aborted`, { aborted: true }));
       };
       if (outer?.aborted) forward();
@@ -153,7 +167,9 @@ export class ToolExecutor {
       let running: Promise<ToolResult>;
       try {
         running = tool.execute(call.arguments as never, {
-          signal,
+          get signal() {
+            return signalOf();
+          },
           deadline,
           callId: call.id,
           ...(this.host.session ? { session: this.host.session } : {}),

@@ -1,10 +1,19 @@
 /**
- * The floor: the same two model round trips and two MCP calls with plain fetch and the official MCP
- * client, and nothing else. No framework can do this work for less on this machine.
+ * The floor: the same two model round trips and two MCP calls with plain fetch and an MCP client, and
+ * nothing else. Two rows: `floor` with the official MCP client (`mcp: "sdk"`) and `floor-rpc` with the
+ * minimal hand-written JSON-RPC client of ../mcp-rpc-client.mjs (`mcp: "rpc"`); the tables measure
+ * against the faster of the two. No framework can do this work for less on this machine.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connectRpc } from "../mcp-rpc-client.mjs";
 import { MODEL_ID, PROMPT, SYSTEM } from "../script.mjs";
+
+async function connectSdk(mcpServer) {
+  const client = new Client({ name: "bench-floor", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
+  return client;
+}
 
 /** Reads a Chat Completions SSE body: the text and the tool calls, assembled by index. */
 function readStream(body) {
@@ -26,15 +35,27 @@ function readStream(body) {
   return { content, calls };
 }
 
-/** `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs. */
-export async function setup({ llmUrl, mcpServer, onPhase = () => {} }) {
-  const client = new Client({ name: "bench-floor", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: mcpServer.command, args: mcpServer.args, stderr: "ignore" }));
-  const { tools } = await client.listTools();
-  const specs = tools.map((tool) => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-  }));
+/** Connects to every server and lists its tools; with several, each tool is named `s<i>__<tool>`, as MCP adapters prefix them. */
+async function connectAll(servers, mcp) {
+  const clients = await Promise.all(servers.map((server) => (mcp === "rpc" ? connectRpc(server) : connectSdk(server))));
+  const routes = new Map();
+  const specs = [];
+  for (const [index, client] of clients.entries()) {
+    for (const tool of (await client.listTools()).tools) {
+      const name = clients.length > 1 ? `s${index}__${tool.name}` : tool.name;
+      routes.set(name, { client, name: tool.name });
+      specs.push({ type: "function", function: { name, description: tool.description, parameters: tool.inputSchema } });
+    }
+  }
+  return { clients, routes, specs };
+}
+
+/**
+ * `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs.
+ * The scale bench (scale.mjs) also gives `mcpServers` (several), `system` and `prior` (messages before the prompt).
+ */
+export async function setup({ llmUrl, mcpServer, mcpServers = [mcpServer], mcp = "sdk", system = SYSTEM, prior = [], onPhase = () => {} }) {
+  const { clients, routes, specs } = await connectAll(mcpServers, mcp);
 
   const complete = async (messages) => {
     const response = await fetch(`${llmUrl}/v1/chat/completions`, {
@@ -45,18 +66,17 @@ export async function setup({ llmUrl, mcpServer, onPhase = () => {} }) {
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
     return readStream(await response.text());
   };
+  const callTool = (call) => {
+    const route = routes.get(call.name);
+    return route.client.callTool({ name: route.name, arguments: JSON.parse(call.arguments) });
+  };
 
   return {
     async run() {
-      const messages = [
-        { role: "system", content: SYSTEM },
-        { role: "user", content: PROMPT },
-      ];
+      const messages = [{ role: "system", content: system }, ...prior, { role: "user", content: PROMPT }];
       const first = await complete(messages);
       onPhase("model1");
-      const results = await Promise.all(
-        first.calls.map((call) => client.callTool({ name: call.name, arguments: JSON.parse(call.arguments) })),
-      );
+      const results = await Promise.all(first.calls.map(callTool));
       onPhase("tools");
       messages.push({
         role: "assistant",
@@ -70,6 +90,6 @@ export async function setup({ llmUrl, mcpServer, onPhase = () => {} }) {
       onPhase("model2");
       return content;
     },
-    close: () => client.close(),
+    close: () => Promise.all(clients.map((client) => client.close())),
   };
 }

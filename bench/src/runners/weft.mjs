@@ -20,8 +20,12 @@ export function setup(options) {
   );
 }
 
-/** The weft row with the model `createModel(kernel)` gives (weft-ai-sdk.mjs swaps in the AI SDK adapter). */
-export async function setupWeft({ scenario, mcpServer, skillsDir, onPhase }, createModel) {
+/**
+ * The weft row with the model `createModel(kernel)` gives (weft-ai-sdk.mjs swaps in the AI SDK adapter).
+ * The scale bench (scale.mjs) also gives `mcpServers` (several), `system`, `prior` (messages before the
+ * prompt: each run starts a session on them) and `sessions` (that many agents on the kernel, run at once).
+ */
+export async function setupWeft({ scenario, mcpServer, mcpServers = [mcpServer], skillsDir, onPhase, system = SYSTEM, prior, sessions = 1 }, createModel) {
   const kernel = createKernel({ logger: silent });
   if (onPhase) {
     // The script has two model replies and one round of two tool calls.
@@ -52,7 +56,8 @@ export async function setupWeft({ scenario, mcpServer, skillsDir, onPhase }, cre
     );
   } else {
     const { default: mcpPlugin } = await import("@weft/plugin-mcp");
-    await kernel.use(mcpPlugin, { config: { mcpServers: { bench: { command: mcpServer.command, args: mcpServer.args } } } });
+    const servers = mcpServers.map((server, index) => [mcpServers.length > 1 ? `s${index}` : "bench", { command: server.command, args: server.args }]);
+    await kernel.use(mcpPlugin, { config: { mcpServers: Object.fromEntries(servers) } });
   }
   if (scenario === "full") {
     const { default: skillsPlugin } = await import("@weft/plugin-skills");
@@ -69,16 +74,18 @@ export async function setupWeft({ scenario, mcpServer, skillsDir, onPhase }, cre
   // ready() starts the MCP servers and lists their tools; createModel would run it too.
   await kernel.ready();
   const model = await createModel(kernel);
-  const agent = createAgent({ model, kernel });
-  await agent.startSession({ prompt: SYSTEM, tools });
+  const agents = Array.from({ length: sessions }, () => createAgent({ model, kernel }));
+  for (const agent of agents) await agent.startSession({ prompt: system, tools });
+  const runOne = async (agent) => {
+    // Each run is a fresh conversation, as for every other framework; one with prior messages continues them.
+    if (prior) await agent.startSession({ prompt: system, tools, messages: prior });
+    else await agent.resetSession();
+    return (await agent.process(PROMPT)).content;
+  };
   return {
-    async run() {
-      // Each run is a fresh conversation, as for every other framework.
-      await agent.resetSession();
-      return (await agent.process(PROMPT)).content;
-    },
+    run: sessions === 1 ? () => runOne(agents[0]) : async () => (await Promise.all(agents.map(runOne))).join("\n"),
     close: async () => {
-      await agent.close();
+      for (const agent of agents) await agent.close();
       await kernel.close();
     },
   };

@@ -19,7 +19,7 @@ import { Compactor, resolveCompaction, type CompactionOptions } from "./compacti
 import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
 import type { PendingTurn, SessionState } from "./session-state.js";
-import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
+import { memorySessionStore, serialisesOnSave, type MemorySessionStore, type SessionStore } from "./session-store.js";
 import { stopTap, type PrepareStep, type StopCondition } from "./stop-conditions.js";
 import { localAgentTools, type LocalAgentConfig } from "./local-agents.js";
 import { subagentTool, type AgentToolOptions } from "./subagent-tool.js";
@@ -153,6 +153,8 @@ class WeftAgent implements Agent {
   readonly #settings: TurnSettings;
   readonly #waitFor: WaitFor | undefined;
   readonly #store: SessionStore;
+  /** The store this agent made (none was given): nobody else reads it, so a closed session is dropped from it. */
+  readonly #ownStore: MemorySessionStore | undefined;
   readonly #compactor: Compactor;
   readonly #name: string | undefined;
   readonly #stopWhen: StopCondition[];
@@ -169,7 +171,11 @@ class WeftAgent implements Agent {
     this.#options = options;
     this.model = options.model;
     this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
-    this.#store = options.store ?? memorySessionStore();
+    if (options.store) this.#store = options.store;
+    else {
+      this.#ownStore = memorySessionStore();
+      this.#store = this.#ownStore;
+    }
     this.#firstSessionId = options.sessionId;
     this.#name = options.name;
     this.#settings = {
@@ -250,6 +256,7 @@ class WeftAgent implements Agent {
     if (!session) return;
     this.#session = undefined;
     await session.scope.dispose();
+    this.#ownStore?.release(session.id);
     this.kernel.emit({ type: "session.closed", sessionId: session.id });
   }
 

@@ -27,18 +27,39 @@ export function serialisingStore(store: SessionStore): SessionStore {
   return store;
 }
 
+/** The in-memory store: `release` drops a session at once (the agent does so on close for the store it made itself). */
+export interface MemorySessionStore extends SessionStore {
+  release(sessionId: string): void;
+}
+
 /**
- * The default store: copies kept in memory for the life of the process. It has no `append`: records
- * would die with the process they are meant to outlive, so it keeps each turn when the turn ends.
+ * The default store: copies kept in memory, at most `maxSessions` (default 1000) of them; past that
+ * the least recently used is dropped, so a process that never closes its sessions stays bounded. It
+ * has no `append`: records would die with the process they are meant to outlive, so it keeps each
+ * turn when the turn ends.
  */
-export function memorySessionStore(): SessionStore {
+export function memorySessionStore({ maxSessions = 1000 }: { maxSessions?: number } = {}): MemorySessionStore {
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const sessions = new Map<string, string>();
-  return serialisingStore({
+  const store: MemorySessionStore = {
     get: (sessionId) => {
       const saved = sessions.get(sessionId);
-      return saved === undefined ? undefined : (JSON.parse(saved) as SessionState);
+      if (saved === undefined) return undefined;
+      sessions.delete(sessionId);
+      sessions.set(sessionId, saved);
+      return JSON.parse(saved) as SessionState;
     },
     // Stored as JSON text, so a state that would not survive a real store fails here too.
-    save: (sessionId, state) => void sessions.set(sessionId, JSON.stringify(state)),
-  });
+    save: (sessionId, state) => {
+      sessions.delete(sessionId);
+      sessions.set(sessionId, JSON.stringify(state));
+      for (const oldest of sessions.keys()) {
+        if (sessions.size <= maxSessions) break;
+        sessions.delete(oldest);
+      }
+    },
+    release: (sessionId) => void sessions.delete(sessionId),
+  };
+  serialisingStore(store);
+  return store;
 }

@@ -2,7 +2,6 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolResultSchema,
   ElicitRequestSchema,
   McpError,
   UrlElicitationRequiredError,
@@ -17,6 +16,7 @@ import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
 import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
+import { callResultShape } from "./call-result-shape.js";
 import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -218,10 +218,11 @@ export class ServerConnection {
         ({ signal, onprogress }) => {
           this.#progress.set(progressToken, onprogress);
           // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
-          // mismatch is a warning the model's result carries, where `callTool` would fail the call.
+          // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
+          // `callResultShape`, not the SDK's schema: weft reads and checks the result itself.
           const params = { name: tool, arguments: args, _meta: { progressToken } };
           if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
-          return this.#client.request({ method: "tools/call", params }, CallToolResultSchema, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
+          return this.#client.request({ method: "tools/call", params }, callResultShape as never, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
         },
         this.#options.toolTimeoutMs,
         () => {
