@@ -1,4 +1,4 @@
-import { Compile } from "typebox/compile";
+import { Compile } from "./typebox.js";
 import type { TSchema } from "typebox";
 import type { ChatRequest, OutputRequest, StreamEvent } from "./chat-model.js";
 import { OutputValidationError, WeftError } from "./errors.js";

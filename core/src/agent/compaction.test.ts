@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { CompactStage, defineTool, memoryLogger } from "@weft/sdk";
 import type { ChatRequest, FeedbackEvent, Kernel, Message } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import { SUMMARY_INSTRUCTIONS } from "./summary-prompt.js";
@@ -61,13 +61,13 @@ describe("compaction", () => {
     const response = await agent.process("now read a");
 
     expect(summaryRequests).toHaveLength(1);
-    expect(summaryRequests[0].tools).toBeUndefined();
-    expect(summaryRequests[0].messages).toEqual([
+    expect(summaryRequests[0]?.tools).toBeUndefined();
+    expect(summaryRequests[0]?.messages).toEqual([
       { role: "system", content: SUMMARY_INSTRUCTIONS },
       { role: "user", content: `Summarise this conversation:\n\n<transcript>\n[user]\n${notes}\n\n[assistant]\nNoted.\n</transcript>` },
     ]);
 
-    const sent = model.requests[3].messages;
+    const sent = defined(model.requests[3], "a fourth request").messages;
     expect(sent).toEqual([
       { role: "system", content: "You are terse." },
       { role: "user", content: "Summary of the conversation so far:\n\nThe user shared project notes: the deadline is Friday." },
@@ -150,7 +150,7 @@ describe("compaction", () => {
       seen.push(state.messages);
       const [system, ...rest] = state.messages;
       const kept = rest.slice(-1);
-      return { ...state, messages: [system, ...kept], estimatedTokens: 50 };
+      return { ...state, messages: system ? [system, ...kept] : kept, estimatedTokens: 50 };
     });
     const agent = createAgent({ model, kernel, compaction: { prune: false, summarise: false, drop: false } });
     await agent.startSession({ prompt: "Sys." });
@@ -158,7 +158,7 @@ describe("compaction", () => {
     await agent.process("second");
     await agent.process("third");
     expect(seen).toHaveLength(1);
-    expect(model.requests[2].messages).toEqual([
+    expect(model.requests[2]?.messages).toEqual([
       { role: "system", content: "Sys." },
       { role: "user", content: "third" },
     ]);
@@ -177,11 +177,11 @@ describe("compaction", () => {
       await agent.process("second");
       await agent.process("third");
     }
-    expect(plain.requests[2].messages).toHaveLength(5);
-    expect(summarising.requests[3].messages).toEqual([
+    expect(plain.requests[2]?.messages).toHaveLength(5);
+    expect(summarising.requests[3]?.messages).toEqual([
       { role: "user", content: "Summary of the conversation so far:\n\nEarlier: one, two." },
       { role: "user", content: "third" },
     ]);
-    expect(wireProblems(summarising.requests[3].messages)).toEqual([]);
+    expect(wireProblems(defined(summarising.requests[3], "a fourth request").messages)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { Value } from "typebox/value";
+import { Value } from "@weft/sdk/typebox";
 import { CONFIG_KEY_PLUGINS, WeftError, type AnyConfigKey, type AnyPlugin, type ConfigKeyContext } from "@weft/sdk";
 import { PluginOptionsError } from "../plugin-options-error.js";
 import type { PluginSpec } from "./toolkit-options.js";

@@ -1,6 +1,6 @@
 import { TaskState } from "@a2a-js/sdk";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin from "./index.js";
 import { startAgentServer, textPart, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import filesPlugin from "./index.js";
 import { MAX_IMAGE_BYTES } from "./media-file.js";
 

@@ -1,6 +1,7 @@
 import { createAgent } from "@weft/core";
 import { memoryLogger, type Kernel, type PendingAnswer } from "@weft/sdk";
-import { createTestKernel, scriptedModel } from "@weft/sdk/testing";
+import { scriptedModel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import mcp from "./index.js";
 import { stdio } from "./test-fixtures/harness.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp, { toToolResult } from "./index.js";
 import { stdio } from "./test-fixtures/harness.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel, PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
 import { memoryLogger } from "@weft/sdk";
-import { createTestKernel } from "@weft/sdk/testing";
+import { createTestKernel } from "@weft/testing";
 import mcp, { defaultTokenFile, fileTokenStore } from "./index.js";
 import { mcpHost } from "./test-fixtures/harness.js";
 import { startProtectedMcp, type ProtectedMcp } from "./test-fixtures/oauth-servers.js";
