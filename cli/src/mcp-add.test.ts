@@ -52,7 +52,7 @@ describe("weft mcp add and the project's .mcp.json", () => {
       expect(await weft(dir, ["mcp", "add", "bad", "--env", "NOVALUE", "--", "true"])).toEqual({
         code: 2,
         stdout: "",
-        stderr: 'weft mcp: --env "NOVALUE" is not KEY=VALUE\nusage: weft mcp list | start <server> | stop <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]\n(weft help mcp for the options)\n',
+        stderr: 'weft mcp: --env "NOVALUE" is not KEY=VALUE\nusage: weft mcp list | start <server> | stop <server> | login <server> | logout <server> | add <name> (--url <url> | -- <command> [args...]) | serve [--http [--host <addr>] [--port <n>]] [options]\n(weft help mcp for the options)\n',
       });
       expect(await weft(dir, ["mcp", "add", "bad", "--header", "Authorization: x", "--", "true"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--header is for a URL server (--url); a command server takes --env") });
       expect(await weft(dir, ["mcp", "add", "bad", "--env", "A=1", "--url", "https://example.com/mcp"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--env is for a command server; a URL server takes --header") });

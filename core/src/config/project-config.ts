@@ -113,8 +113,8 @@ const OPTIONS: Record<string, Check> = {
   },
 };
 
-/** Keys a plugin consumes that the project checks too (for the trust check). */
-const PLUGIN_KEYS = new Set(["mcp", "skills"]);
+/** Keys a plugin consumes that the project checks too (for the trust check; `agents` for its local entries). */
+const PLUGIN_KEYS = new Set(["mcp", "skills", "agents"]);
 
 /** The options the project reads itself. */
 export const PROJECT_OPTIONS: readonly string[] = Object.keys(OPTIONS).filter((key) => !PLUGIN_KEYS.has(key));
@@ -168,6 +168,7 @@ export function parseProjectConfig(doc: ConfigDocument): ProjectConfig {
       const remote = (config[key] as unknown[]).filter((entry) => !isLocalAgent(entry));
       config[key] = localAgents(config[key] as unknown[]);
       if (remote.length > 0) keys[key] = remote;
+      else delete keys[key];
     }
   }
   return config as unknown as ProjectConfig;

@@ -28,8 +28,9 @@ describe("a remote server behind OAuth", () => {
 
   const start = async (waitFor: WaitFor | undefined, auth: Record<string, unknown> = {}, timeout?: number) => {
     const config = { mcpServers: { guarded: { url: protectedMcp.url, auth, ...(timeout ? { timeout } : {}) } } };
-    const kernel = await createTestKernel([[mcp, { config, waitFor, tokenStore: fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })) }]], {
+    const kernel = await createTestKernel([[mcp, { config, tokenStore: fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })) }]], {
       logger: memoryLogger(),
+      ...(waitFor ? { waitFor } : {}),
     });
     kernels.push(kernel);
     return kernel;

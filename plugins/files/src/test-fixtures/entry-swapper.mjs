@@ -7,12 +7,15 @@ const [root, outsideFile, outsideDir, countText] = process.argv.slice(2);
 const count = Number(countText);
 const at = (name) => path.join(root, name);
 // A writer may create `dir` again in the instant it is missing; that folder is removed and the move retried.
+// The removal can lose a race too (the writer puts a file in it meanwhile: ENOTEMPTY), and is retried the same way.
 const moveOver = (from, to) => {
   for (;;) {
     try {
       return renameSync(at(from), at(to));
     } catch {
-      rmSync(at(to), { recursive: true, force: true });
+      try {
+        rmSync(at(to), { recursive: true, force: true });
+      } catch {}
     }
   }
 };
