@@ -80,6 +80,9 @@ async function scenario(name: string): Promise<Check[]> {
   const output = join(scratch, name.replace(/\//g, "_"));
   await run(node22, [harness, "client", "--command", `${process.execPath} ${driver}`, "--scenario", name, "--timeout", "60000", "-o", output], {
     cwd: repoRoot,
+    // Each scenario signs in afresh: scenarios run at once, and a token one of them stored for "conformance"
+    // would let another skip the very flow it checks (and the user's own config dir stays untouched).
+    env: { ...process.env, WEFT_CONFIG_DIR: join(output, "config") },
     timeout: 90_000,
   }).catch((error: { code?: unknown }) => {
     if (typeof error.code !== "number") throw error;
