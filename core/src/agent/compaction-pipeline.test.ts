@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Type } from "typebox";
-import { ContextOverflowError, defineTool, memoryLogger } from "@weft/sdk";
+import { ContextOverflowError, memoryLogger } from "@weft/sdk";
 import type { ChatRequest, FeedbackEvent, FeedbackEventOf, Kernel, Message } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
@@ -8,6 +7,7 @@ import { createAgent } from "./agent.js";
 import { prunedOutput } from "./prune-tool-results.js";
 import { SUMMARY_HEADING, SUMMARY_INSTRUCTIONS } from "./summary-prompt.js";
 import { isSummaryRequest, longTurnScript, requestTokens } from "./test-fixtures/long-turn-model.js";
+import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
 const kernels: Kernel[] = [];
@@ -21,14 +21,7 @@ function setup(outputChars: number): { kernel: Kernel; events: FeedbackEvent[] }
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));
   kernel.hooks.tools.tap((tools) => {
-    tools.add(
-      defineTool({
-        name: "read",
-        description: "Read a file",
-        input: Type.Object({ path: Type.String() }),
-        execute: ({ path }) => ({ output: `${path}: ${"lorem ipsum ".repeat(Math.ceil(outputChars / 12))}`.slice(0, outputChars) }),
-      }),
-    );
+    tools.add(readTool([], (path) => `${path}: ${"lorem ipsum ".repeat(Math.ceil(outputChars / 12))}`.slice(0, outputChars)));
   });
   return { kernel, events };
 }

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Type } from "typebox";
-import { defineTool, memoryLogger, parseToolArguments } from "@weft/sdk";
+import { memoryLogger, parseToolArguments } from "@weft/sdk";
 import type { FeedbackEvent, Kernel, ToolMessage } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import { repeatedCallMessage } from "./loop-guard.js";
+import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
 const kernels: Kernel[] = [];
@@ -19,19 +19,7 @@ function setup(): { kernel: Kernel; events: FeedbackEvent[]; reads: string[] } {
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));
   const reads: string[] = [];
-  kernel.hooks.tools.tap((tools) => {
-    tools.add(
-      defineTool({
-        name: "read",
-        description: "Read a file",
-        input: Type.Object({ path: Type.String() }),
-        execute: ({ path }) => {
-          reads.push(path);
-          return { output: `contents of ${path}` };
-        },
-      }),
-    );
-  });
+  kernel.hooks.tools.tap((tools) => void tools.add(readTool(reads)));
   return { kernel, events, reads };
 }
 

@@ -7,6 +7,7 @@ import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import { memorySessionStore } from "./session-store.js";
 import { hasToolCall, stepCountIs } from "./stop-conditions.js";
+import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
 const kernels: Kernel[] = [];
@@ -20,17 +21,7 @@ function setup(): { kernel: Kernel; ran: string[] } {
   kernels.push(kernel);
   const ran: string[] = [];
   kernel.hooks.tools.tap((tools) => {
-    tools.add(
-      defineTool({
-        name: "read",
-        description: "Read a file",
-        input: Type.Object({ path: Type.String() }),
-        execute: ({ path }) => {
-          ran.push(path);
-          return { output: `contents of ${path}` };
-        },
-      }),
-    );
+    tools.add(readTool(ran));
     tools.add(
       defineTool({
         name: "wait",

@@ -1,3 +1,4 @@
+import type { McpServerAuth } from "@weft/sdk";
 import { expandVariables } from "./expand-variables.js";
 
 /** OAuth grants weft runs for a remote server. */
@@ -6,20 +7,9 @@ export type OAuthGrant = (typeof OAUTH_GRANTS)[number];
 
 /**
  * A remote server's `auth:` entry, validated; `${VAR}` references are still in place (`resolveAuth`
- * expands them when the server starts). The names are the issue's, so other tools can rely on them.
+ * expands them when the server starts), with the grant filled in. The fields are the sdk's `McpServerAuth`.
  */
-export interface McpAuthSpec {
-  grant: OAuthGrant;
-  /** Pre-registered client id, or an https URL: a client ID metadata document, used where the server supports it. */
-  clientId?: string;
-  clientSecret?: string;
-  /** PEM private key: the client authenticates with a signed JWT (`private_key_jwt`). */
-  privateKey?: string;
-  signingAlgorithm?: string;
-  scopes?: string[];
-  /** The loopback port of the redirect URI (`http://127.0.0.1:<port>/callback`); a free one when absent. */
-  redirectPort?: number;
-}
+export type McpAuthSpec = McpServerAuth & { grant: OAuthGrant };
 
 const FIELDS = ["grant", "clientId", "clientSecret", "privateKey", "signingAlgorithm", "scopes", "redirectPort"];
 
