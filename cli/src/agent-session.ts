@@ -12,7 +12,7 @@ export const AGENT_FLAGS = {
 } as const satisfies FlagSpecs;
 
 /** The parsed values of AGENT_FLAGS (and `--config`). */
-export interface AgentFlagValues {
+interface AgentFlagValues {
   config?: string;
   model?: string;
   effort?: string;

@@ -21,7 +21,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
  * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a
  * script's partial output; then the execute path answers for it. The one grace for every tool.
  */
-export const DEADLINE_GRACE_MS = 500;
+const DEADLINE_GRACE_MS = 500;
 /** setTimeout's ceiling: a longer limit is clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
 

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
  * directory the descriptor holds, whatever has since been renamed or replaced along the way. This is
  * what makes the confined root race-free without openat(2), which node does not expose.
  */
-export const FD_FOLDER = "/proc/self/fd";
+const FD_FOLDER = "/proc/self/fd";
 
 /** Whether descriptor paths are available (Linux). Elsewhere the confined root checks paths, then opens them. */
 export const canAnchor = existsSync(`${FD_FOLDER}/0`);

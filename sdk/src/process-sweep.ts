@@ -17,7 +17,7 @@ export function newRunMarker(): string {
 }
 
 /** Whether a sweep can see other processes' environments (Linux /proc). */
-export const canSweep = (() => {
+const canSweep = (() => {
   try {
     readFileSync("/proc/self/environ");
     return true;

@@ -67,7 +67,7 @@ export interface AgentOptions {
 }
 
 /** A session's tools: a subset of the kernel's (`only`, `exclude`) and tools of its own (`add`). */
-export interface SessionToolOptions extends ToolSubset {
+interface SessionToolOptions extends ToolSubset {
   add?: AnyTool[];
 }
 

@@ -15,7 +15,7 @@ export const SUMMARY_INSTRUCTIONS = [
 ].join("\n");
 
 /** Marks where the oldest part of a transcript too long for one summary request was left out. */
-export const OMITTED_MARKER = "[... the oldest part of the conversation was left out here to fit the summary request ...]";
+const OMITTED_MARKER = "[... the oldest part of the conversation was left out here to fit the summary request ...]";
 
 /** `maxChars`: the transcript is cut to its newest part so the summary request fits the model's window. */
 export function summaryRequest(messages: readonly Message[], maxChars = Number.POSITIVE_INFINITY): ChatRequest {
@@ -30,7 +30,7 @@ export function summaryRequest(messages: readonly Message[], maxChars = Number.P
 }
 
 /** The transcript as plain text: the summariser reads it, it never calls the tools itself. */
-export function renderTranscript(messages: readonly Message[]): string {
+function renderTranscript(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const message of messages) {
     switch (message.role) {

@@ -10,10 +10,6 @@ const MESSAGE_OVERHEAD = 4;
 /** An image or a PDF page as providers bill it, roughly (Anthropic: ~1600 tokens for a 1092×1092 image). */
 const MEDIA_PART_TOKENS = 1600;
 
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
-
 export function estimateMessageTokens(message: Message): number {
   let chars = message.content.length;
   if (message.role === "assistant") {

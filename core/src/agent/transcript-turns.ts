@@ -6,12 +6,12 @@ import type { Message, SystemMessage } from "@weft/sdk";
  * keeping or dropping whole turns never separates a call from its result, and reasoning blocks stay
  * on the assistant message they belong to.
  */
-export interface TranscriptTurns {
+interface TranscriptTurns {
   system: SystemMessage[];
   turns: Message[][];
 }
 
-export function splitTurns(messages: readonly Message[]): TranscriptTurns {
+function splitTurns(messages: readonly Message[]): TranscriptTurns {
   let start = 0;
   while (messages[start]?.role === "system") start++;
   const system = messages.slice(0, start) as SystemMessage[];

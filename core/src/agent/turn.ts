@@ -63,7 +63,7 @@ export interface TurnDeps {
 export type TurnStart = { input: string } | { answer: PendingAnswer | undefined };
 
 /** The error an aborted turn rejects with; `isAbortError` recognises it. */
-export function turnAborted(reason: unknown): WeftError {
+function turnAborted(reason: unknown): WeftError {
   return new WeftError("ABORTED", "the turn was aborted; every tool call in the transcript has a result, so the session can continue", { cause: reason });
 }
 

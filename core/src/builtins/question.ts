@@ -8,7 +8,7 @@ const input = Type.Object({
 });
 
 /** What the tool answers while it waits; the loop hands the request to the host instead of the model. */
-export const QUESTION_WAITING = "waiting for the user's answer";
+const QUESTION_WAITING = "waiting for the user's answer";
 
 /**
  * `question`: asks the user through the host. The first run returns a `pending` question; the host's

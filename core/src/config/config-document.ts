@@ -75,8 +75,7 @@ export class ConfigDocument {
 }
 
 /** `["plugins", 2, "files", "root"]` → `plugins[2].files.root`. */
-export function formatPath(path: ConfigPath): string {
+function formatPath(path: ConfigPath): string {
   return path.map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? key : `.${key}`)).join("");
 }
 
-export { pointerToPath } from "./json-pointer.js";

@@ -32,6 +32,6 @@ const SOURCE_KINDS: Record<ToolSource["kind"], (id: string) => string> = {
 };
 
 /** A tool's source as warnings name it: `MCP server fs`, `the application`. */
-export function describeSource(source: ToolSource): string {
+function describeSource(source: ToolSource): string {
   return SOURCE_KINDS[source.kind]?.(source.id) ?? `${source.kind} ${source.id}`;
 }

@@ -102,7 +102,7 @@ function conversationAfter(outcome: Settled): Conversation | undefined {
 }
 
 /** The model reads the agent's own words: artifacts, else its last message; a failure says which and why. */
-export function resultOf(agentName: string, settled: Settled, resumed?: string): ToolResult {
+function resultOf(agentName: string, settled: Settled, resumed?: string): ToolResult {
   if (settled.kind === "message") {
     const text = messageText(settled.message);
     return mediaResult(text || `${agentName} replied without text`, messageMedia(settled.message), { metadata: { contextId: settled.message.contextId, ...(resumed ? { resumed } : {}) } });

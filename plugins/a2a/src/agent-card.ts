@@ -24,7 +24,7 @@ export function cardUrl(card: string): URL {
 }
 
 /** Redirects a card fetch follows (each hop's headers decided by its origin). */
-export const MAX_CARD_REDIRECTS = 5;
+const MAX_CARD_REDIRECTS = 5;
 
 /** The card as served (`raw`, what a signature covers), in the v1.0 shape (`card`), and where it was found in the end. */
 export interface FetchedCard {

@@ -108,7 +108,7 @@ function distinctNames(loaded: { remote: RemoteAgent; label: string }[], logger:
 }
 
 /** One tool per skill, named `<agent>__<skill>`, in config order then card order; names unique across the batch. */
-export function agentTools(agents: readonly RemoteAgent[], conversations: Conversations): Tool[] {
+function agentTools(agents: readonly RemoteAgent[], conversations: Conversations): Tool[] {
   const taken = new Set<string>();
   return agents.flatMap((agent) =>
     agent.card.skills.map((skill): Tool => {

@@ -6,7 +6,7 @@ import { mediaPart, type DocumentPart, type ImagePart } from "@weft/sdk";
  * type models read (PNG, JPEG, GIF, WebP, PDF). Other files stay as their line in the text
  * (`[file report.zip, application/zip]`, or the URL).
  */
-export function partsMedia(parts: readonly Part[] | undefined): (ImagePart | DocumentPart)[] {
+function partsMedia(parts: readonly Part[] | undefined): (ImagePart | DocumentPart)[] {
   return (parts ?? []).flatMap((part) => {
     const content = part.content;
     const name = part.filename || undefined;

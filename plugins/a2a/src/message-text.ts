@@ -1,7 +1,7 @@
 import type { Artifact, Message, Part } from "@a2a-js/sdk";
 
 /** The text of parts as the model reads it: text verbatim, data as JSON, files by reference; one line each. */
-export function partsText(parts: readonly Part[] | undefined): string {
+function partsText(parts: readonly Part[] | undefined): string {
   return partTexts(parts).join("\n");
 }
 

@@ -5,7 +5,7 @@ import type { ModelPricing } from "@weft/sdk/provider";
  * cache reads at 0.1× input, cache writes (5-minute) at 1.25× input. The Messages API reports no cost
  * and the Models API no prices, so this table is the source; the `prices` setting overrides it.
  */
-export const ANTHROPIC_PRICES: readonly { name: string; match: RegExp; input: number; output: number }[] = [
+const ANTHROPIC_PRICES: readonly { name: string; match: RegExp; input: number; output: number }[] = [
   { name: "claude-opus-4-5 and later", match: /^claude-opus-(?:4-[5-9]|[5-9])/, input: 5, output: 25 },
   { name: "claude-opus-4, claude-opus-4-1, claude-3-opus", match: /^claude-(?:opus-4|3-opus)/, input: 15, output: 75 },
   { name: "claude-sonnet-*, claude-3-7-sonnet, claude-3-5-sonnet", match: /^claude-(?:sonnet-|3-7-sonnet|3-5-sonnet)/, input: 3, output: 15 },

@@ -14,7 +14,7 @@ type MediaBlock =
   | { type: "document"; source: Source; title?: string; cache_control?: CacheControl };
 type TextBlock = { type: "text"; text: string; cache_control?: CacheControl };
 
-export type AnthropicBlock =
+type AnthropicBlock =
   | TextBlock
   | MediaBlock
   | { type: "thinking"; thinking: string; signature: string }
@@ -22,12 +22,12 @@ export type AnthropicBlock =
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
   | { type: "tool_result"; tool_use_id: string; content: string | (TextBlock | MediaBlock)[]; is_error?: true; cache_control?: CacheControl };
 
-export interface AnthropicTurn {
+interface AnthropicTurn {
   role: "user" | "assistant";
   content: AnthropicBlock[];
 }
 
-export interface AnthropicTool {
+interface AnthropicTool {
   name: string;
   description: string;
   input_schema: Record<string, unknown>;
@@ -68,7 +68,7 @@ export interface RequestNotice {
 }
 
 /** `budget_tokens` per effort for models that think on a budget; the API's minimum is 1024. */
-export const THINKING_BUDGETS: Readonly<Record<Exclude<Effort, "off">, number>> = Object.freeze({ low: 2048, medium: 8192, high: 16_384, max: 32_768 });
+const THINKING_BUDGETS: Readonly<Record<Exclude<Effort, "off">, number>> = Object.freeze({ low: 2048, medium: 8192, high: 16_384, max: 32_768 });
 const MIN_THINKING_BUDGET = 1024;
 
 /**

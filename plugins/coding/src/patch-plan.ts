@@ -86,7 +86,7 @@ export async function commitPatch(changes: FileChange[]): Promise<void> {
 }
 
 /** The file's new text: each chunk found below the previous one, then all replaced at once. */
-export function applyChunks(text: string, chunks: PatchChunk[], shown: string): string {
+function applyChunks(text: string, chunks: PatchChunk[], shown: string): string {
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const replacements: { at: number; remove: number; insert: string[] }[] = [];

@@ -3,7 +3,7 @@ import type { McpServerConfig } from "@weft/sdk";
 /** Above Serena's own 240-second limit, so Serena reports its timeouts itself. */
 export const SERENA_TOOL_TIMEOUT_MS = 360_000;
 /** The first start fetches and builds Serena with uvx, which takes minutes. */
-export const SERENA_START_TIMEOUT_MS = 600_000;
+const SERENA_START_TIMEOUT_MS = 600_000;
 export const SERENA_SERVER_NAME = "serena";
 export const SERENA_FROM = "git+https://github.com/oraios/serena";
 

@@ -9,7 +9,7 @@ const input = Type.Object({
 });
 
 /** Files larger than this are not edited: the edit holds the file in memory. */
-export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 /** Replaces one exact occurrence; writes nothing unless the text occurs exactly once. */
 export function editTool(root: ConfinedRoot, name: string): Tool<any> {

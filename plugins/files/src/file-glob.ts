@@ -4,7 +4,7 @@ import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type To
 import { fileFailure } from "./file-failure.js";
 import { walkFiles } from "./tree-walk.js";
 
-export const MAX_GLOB_RESULTS = 1000;
+const MAX_GLOB_RESULTS = 1000;
 
 const input = Type.Object({
   pattern: Type.String({ description: 'Glob of file paths relative to path, e.g. "**/*.ts" or "docs/*.md"' }),

@@ -6,7 +6,7 @@ import { fileFailure } from "./file-failure.js";
 import { compareNames } from "./tree-walk.js";
 
 /** Entries listed at most; a folder with more ends with a `<more count="n"/>` line. */
-export const MAX_LIST_ENTRIES = 1000;
+const MAX_LIST_ENTRIES = 1000;
 
 const input = Type.Object({
   path: Type.Optional(Type.String({ description: "Folder path relative to the root (default: the root itself)" })),

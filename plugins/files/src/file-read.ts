@@ -6,7 +6,7 @@ import { mediaFileResult, sniffMedia } from "./media-file.js";
 import { fileFailure } from "./file-failure.js";
 import { readLines } from "./line-reader.js";
 
-export const DEFAULT_READ_LINES = 2000;
+const DEFAULT_READ_LINES = 2000;
 export const MAX_READ_BYTES = 1024 * 1024;
 
 const input = Type.Object({

@@ -8,9 +8,9 @@ import { readLines } from "./line-reader.js";
 import { MAX_READ_BYTES } from "./file-read.js";
 import { walkFiles } from "./tree-walk.js";
 
-export const DEFAULT_SEARCH_LIMIT = 100;
+const DEFAULT_SEARCH_LIMIT = 100;
 /** A matching line is cut to this many bytes (minified files have lines of megabytes). */
-export const MAX_MATCH_LINE_BYTES = 500;
+const MAX_MATCH_LINE_BYTES = 500;
 
 const input = Type.Object({
   pattern: Type.String({ description: "Regular expression (JavaScript syntax) to find in each line" }),
@@ -68,7 +68,7 @@ export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
 }
 
 /** A glob test on root-relative paths; a glob without `/` matches the file name at any depth. */
-export function globMatcher(glob: string): (relative: string) => boolean {
+function globMatcher(glob: string): (relative: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes("/") });
 }
 

@@ -3,7 +3,7 @@ import { mediaPart, mediaResult, type ToolResult } from "@weft/sdk";
 
 /** Providers' limits per attachment: Anthropic takes images up to 5 MB and PDFs up to 32 MB. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_PDF_BYTES = 32 * 1024 * 1024;
+const MAX_PDF_BYTES = 32 * 1024 * 1024;
 
 /** Magic numbers of the file types models read; a file is recognised by its bytes, never its name. */
 const SIGNATURES: readonly { mediaType: string; matches(head: Buffer): boolean }[] = [

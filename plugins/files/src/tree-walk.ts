@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ConfinedRoot } from "@weft/sdk";
 
 /** Folders a search does not enter unless it starts inside one: they are huge and rarely what is meant. */
-export const SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
+const SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
 
 export interface WalkedFile {
   /** Real absolute path. */

@@ -2,7 +2,7 @@ import type { McpServerAuth } from "@weft/sdk";
 import { expandVariables } from "./expand-variables.js";
 
 /** OAuth grants weft runs for a remote server. */
-export const OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
+const OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
 export type OAuthGrant = (typeof OAUTH_GRANTS)[number];
 
 /**

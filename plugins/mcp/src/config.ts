@@ -67,7 +67,7 @@ export interface ParseOptions {
 
 const MAX_DELAY_MS = 2_147_483_647;
 /** MCP's log levels (RFC 5424), least severe first. */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type McpLogLevel = (typeof LOG_LEVELS)[number];
 const TOP_LEVEL_KEYS = ["mcpServers", "servers", "mcp"] as const;
 /** Keys an mcp.json may carry for the toolkit (or an editor) beside its servers. */

@@ -42,7 +42,7 @@ export function flattenBlock(block: ContentBlock): string {
   }
 }
 
-export function flattenBlocks(blocks: readonly ContentBlock[]): string {
+function flattenBlocks(blocks: readonly ContentBlock[]): string {
   return blocks.map(flattenBlock).join("\n");
 }
 

@@ -37,7 +37,7 @@ export interface RequestNotice {
 
 type WireToolCall = { id?: string; function: { name: string; arguments: Record<string, unknown> } };
 
-export type OllamaMessage =
+type OllamaMessage =
   | { role: "system" | "user"; content: string; images?: string[] }
   | { role: "assistant"; content: string; thinking?: string; tool_calls?: WireToolCall[] }
   | { role: "tool"; tool_name: string; content: string; tool_call_id?: string; images?: string[] };

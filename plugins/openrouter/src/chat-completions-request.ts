@@ -48,13 +48,13 @@ type WirePart =
   | { type: "image_url"; image_url: { url: string } }
   | { type: "file"; file: { filename: string; file_data: string } };
 
-export interface WireToolCall {
+interface WireToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
 }
 
-export type WireMessage =
+type WireMessage =
   | { role: "system" | "user"; content: string | WirePart[] }
   | { role: "assistant"; content: string | null; tool_calls?: WireToolCall[]; reasoning_details?: unknown[] }
   | { role: "tool"; tool_call_id: string; content: string | WirePart[] };

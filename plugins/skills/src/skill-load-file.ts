@@ -5,7 +5,7 @@ import type { FolderSkill } from "./skill.js";
 import { fileFailure, lookUpFile, lookUpSkill, type SkillLookup } from "./skill-lookup.js";
 
 /** The largest file `skill_load_file` returns; the same 1 MiB that caps a script's output. */
-export const MAX_LOADED_FILE_BYTES = DEFAULT_MAX_OUTPUT_BYTES;
+const MAX_LOADED_FILE_BYTES = DEFAULT_MAX_OUTPUT_BYTES;
 
 const input = Type.Object({
   skill_name: Type.String({ description: "The skill's name" }),

@@ -30,7 +30,7 @@ export function skillLoadTool(lookup: SkillLookup, source: ToolSource, sampleLim
  * `<skill name="...">`, the body, the files (at most `sampleLimit`; 0 means the default, -1 none),
  * then `</skill>`.
  */
-export function renderSkill(skill: Skill, sampleLimit: number): string {
+function renderSkill(skill: Skill, sampleLimit: number): string {
   const lines = [`<skill name="${xmlAttribute(skill.name)}">`];
   if (skill.body) lines.push(skill.body);
   const limit = sampleLimit === 0 ? DEFAULT_SKILL_SAMPLE_LIMIT : sampleLimit;

@@ -2,7 +2,7 @@ import { WeftError, droppedServerTools, errorMessage, findExecutable, type McpSe
 
 /** DonSeTch's own calls (crawls, browser escalation) can take long; this is one call's ceiling. */
 export const DONSETCH_TOOL_TIMEOUT_MS = 15 * 60_000;
-export const DONSETCH_SERVER_NAME = "donsetch";
+const DONSETCH_SERVER_NAME = "donsetch";
 
 /** How the pack starts DonSeTch as an MCP server; a fresh value each call, for a caller to adjust. */
 export function donsetchMcpConfig(): McpServerConfig {

@@ -1,9 +1,9 @@
 // Plain JavaScript (type-checked through JSDoc): it runs in the conversion worker, see html-conversion.js.
 
 /** Elements nested deeper than this lose their tags (their text stays): DOM parsers slow down quadratically with depth. */
-export const MAX_HTML_DEPTH = 256;
+const MAX_HTML_DEPTH = 256;
 /** A chunk is closed at the first safe boundary past this many characters. */
-export const HTML_CHUNK_CHARS = 64 * 1024;
+const HTML_CHUNK_CHARS = 64 * 1024;
 
 const VOID = new Set("area base br col embed hr img input keygen link meta param source track wbr".split(" "));
 // Their content is text up to the matching end tag, never markup.

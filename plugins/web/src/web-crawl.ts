@@ -4,7 +4,7 @@ import { fetchPage, parseWebUrl } from "./fetch-page.js";
 import { renderPage } from "./page-element.js";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
-export const DEFAULT_CRAWL_PAGES = 10;
+const DEFAULT_CRAWL_PAGES = 10;
 
 /**
  * Breadth-first crawl from one URL: each page once (URLs compared without their fragment), at most

@@ -4,10 +4,10 @@ import { readCapped } from "./fetch-page.js";
 import { chunkHtml } from "./html-chunks.js";
 import type { WebLimits } from "./web-limits.js";
 
-export const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
-export const DEFAULT_SEARCH_RESULTS = 10;
+const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
+const DEFAULT_SEARCH_RESULTS = 10;
 /** A search answer is read up to this many bytes: results are small, a flood is not read. */
-export const MAX_SEARCH_RESPONSE_BYTES = 1024 * 1024;
+const MAX_SEARCH_RESPONSE_BYTES = 1024 * 1024;
 // Snippets are converted on the event loop, so each is cut first: a short, depth-limited input bounds the work.
 const MAX_SNIPPET_CHARS = 2000;
 

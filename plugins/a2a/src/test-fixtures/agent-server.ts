@@ -29,7 +29,7 @@ export interface Turn {
   readonly cancelled: Promise<void>;
 }
 
-export interface SkillSpec {
+interface SkillSpec {
   id: string;
   name: string;
   description: string;

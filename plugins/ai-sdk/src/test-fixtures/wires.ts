@@ -3,12 +3,12 @@ import type { ConformanceWire } from "@weft/sdk/testing";
 
 // The same wires the native providers' conformance runs use: what OpenAI-compatible servers and
 // Anthropic's Messages API send, framed as SSE.
-export const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
   id: "gen-1",
   object: "chat.completion.chunk",
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
-export const usage = { id: "gen-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
+const usage = { id: "gen-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
 export const frame = (chunks: unknown[]) => chunks.map((payload) => `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
 
 export function chatText(text: string): unknown[] {
@@ -39,9 +39,9 @@ export const chatCompletionsWire: ConformanceWire = {
 
 export const sse = (events: Record<string, unknown>[]) => events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
 export const start = { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 10, output_tokens: 1 } } };
-export const end = (stopReason: string) => [{ type: "message_delta", delta: { stop_reason: stopReason }, usage: { output_tokens: 7 } }, { type: "message_stop" }];
+const end = (stopReason: string) => [{ type: "message_delta", delta: { stop_reason: stopReason }, usage: { output_tokens: 7 } }, { type: "message_stop" }];
 
-export function messagesText(text: string): Record<string, unknown>[] {
+function messagesText(text: string): Record<string, unknown>[] {
   const half = Math.ceil(text.length / 2);
   return [
     start,
@@ -54,7 +54,7 @@ export function messagesText(text: string): Record<string, unknown>[] {
   ];
 }
 
-export function messagesToolCall(call: ToolCall): Record<string, unknown>[] {
+function messagesToolCall(call: ToolCall): Record<string, unknown>[] {
   const json = JSON.stringify(call.arguments);
   return [
     start,
