@@ -339,13 +339,14 @@ class WeftAgent implements Agent {
 
   asTool(options: AgentToolOptions): AnyTool {
     return subagentTool({
-      run: async (sessionId, start, { prompt, tools, signal, onEvent }) => {
+      run: async (sessionId, start, { prompt, tools, output, signal, onEvent }) => {
         // One agent per call, so parallel calls never share a session; the store is this agent's, so a
         // child session that waits for an answer is found again by the call that carries it.
         const child = new WeftAgent({ ...this.#options, store: this.#store, sessionId });
         try {
           await child.startSession({ ...(prompt !== undefined ? { prompt } : {}), ...(tools ? { tools } : {}) });
-          const events = "input" in start ? child.stream(start.input, { signal }) : child.streamResume(start.answer, { signal });
+          const turn = { signal, ...(output ? { output } : {}) };
+          const events = "input" in start ? child.stream(start.input, turn) : child.streamResume(start.answer, turn);
           let response: AgentResponse | undefined;
           for await (const event of events) {
             if (event.type === "response") response = event.response;

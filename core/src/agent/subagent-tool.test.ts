@@ -147,4 +147,40 @@ describe("an agent offered to another as a tool", () => {
     await parent.process("define vole");
     expect(childModel.requests[0]?.messages).toEqual([{ role: "user", content: '{"word":"vole","depth":2}' }]);
   });
+
+  it("answers with a typed value when asked for one: validated against the schema, the call's result as JSON", async () => {
+    const kernel = newKernel();
+    const childModel = scriptedModel([{ toolCalls: [{ name: "lookup", arguments: { word: "vole" } }] }, '{"word": "vole", "kind": "small animal"}']);
+    const researcher = createAgent({ model: childModel, kernel });
+    const parentModel = scriptedModel([research("what is a vole?"), "A vole is a small animal."]);
+    const parent = createAgent({ model: parentModel, kernel });
+    const output = { schema: Type.Object({ word: Type.String(), kind: Type.String() }), name: "definition" };
+    await parent.startSession({ tools: [researcher.asTool({ ...tool, output })] });
+    await parent.process("tell me about voles");
+    // The schema went with the subagent's model calls: its tools first, then the typed answer.
+    expect(childModel.requests.map((request) => request.output?.name)).toEqual(["definition", "definition"]);
+    expect(parentModel.requests[1]?.messages.at(-1)).toEqual({
+      role: "tool",
+      toolCallId: "p1",
+      toolName: "researcher",
+      content: '{"word":"vole","kind":"small animal"}',
+    });
+  });
+
+  it("says which budget stopped it when the subagent hits one of its limits", async () => {
+    const kernel = newKernel();
+    const looking = { toolCalls: [{ name: "lookup", arguments: { word: "vole" } }] };
+    const researcher = createAgent({ model: scriptedModel([{ text: "Looking.", ...looking }, looking]), kernel, limits: { turn: { modelCalls: 1 } } });
+    const parentModel = scriptedModel([research("vole"), "It ran out."]);
+    const parent = createAgent({ model: parentModel, kernel });
+    await parent.startSession({ tools: [researcher.asTool(tool)] });
+    await parent.process("go");
+    expect(parentModel.requests[1]?.messages.at(-1)).toEqual({
+      role: "tool",
+      toolCallId: "p1",
+      toolName: "researcher",
+      content: "researcher stopped before it finished (its turn modelCalls limit of 1); its last words: Looking.",
+      isError: true,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { errorMessage, errorResult, isAbortError } from "@weft/sdk";
-import type { AnyTool, FeedbackEvent, PendingAnswer, ToolContext, ToolResult, ToolSubset } from "@weft/sdk";
+import type { AnyTool, FeedbackEvent, OutputRequest, PendingAnswer, ToolContext, ToolResult, ToolSubset } from "@weft/sdk";
 import { requestOf } from "./suspension.js";
 import type { AgentResponse } from "./turn.js";
 
@@ -14,12 +14,18 @@ export interface AgentToolOptions {
   instructions?: string;
   /** Which of the kernel's tools the subagent may call. */
   tools?: ToolSubset;
+  /** A typed answer: the subagent's final answer is validated against this schema and is the result as JSON. */
+  output?: OutputRequest;
 }
 
 /** What a subagent call needs of the agent behind it: one fresh run per call, on its own child session. */
 export interface SubagentRunner {
   /** Runs a turn (`input`) or continues a pending one (`answer`) in the child session `sessionId`. */
-  run(sessionId: string, start: { input: string } | { answer: PendingAnswer }, options: { prompt?: string; tools?: ToolSubset; signal: AbortSignal; onEvent(event: FeedbackEvent): void }): Promise<AgentResponse>;
+  run(
+    sessionId: string,
+    start: { input: string } | { answer: PendingAnswer },
+    options: { prompt?: string; tools?: ToolSubset; output?: OutputRequest; signal: AbortSignal; onEvent(event: FeedbackEvent): void },
+  ): Promise<AgentResponse>;
 }
 
 /** The default arguments: one task in words. */
@@ -43,7 +49,7 @@ interface SubagentTicket {
  * calls and interim text arrive as progress of this call.
  */
 export function subagentTool(runner: SubagentRunner, options: AgentToolOptions): AnyTool {
-  const { name, description, instructions, tools } = options;
+  const { name, description, instructions, tools, output } = options;
   return {
     name,
     description,
@@ -59,7 +65,13 @@ export function subagentTool(runner: SubagentRunner, options: AgentToolOptions):
       };
       let response: AgentResponse;
       try {
-        response = await runner.run(sessionId, start, { ...(instructions !== undefined ? { prompt: instructions } : {}), ...(tools ? { tools } : {}), signal: ctx.signal, onEvent });
+        response = await runner.run(sessionId, start, {
+          ...(instructions !== undefined ? { prompt: instructions } : {}),
+          ...(tools ? { tools } : {}),
+          ...(output ? { output } : {}),
+          signal: ctx.signal,
+          onEvent,
+        });
       } catch (error) {
         if (isAbortError(error) || ctx.signal.aborted) return errorResult(`${name} was aborted`, { aborted: true, subagentSession: sessionId });
         return errorResult(`${name} failed: ${errorMessage(error)}`, { subagentSession: sessionId });
@@ -69,9 +81,12 @@ export function subagentTool(runner: SubagentRunner, options: AgentToolOptions):
         const data: SubagentTicket = { subagentSession: sessionId, ...(response.suspension.data !== undefined ? { data: response.suspension.data } : {}) };
         return { output: `${name} asks: ${response.suspension.message}`, pending: { ...requestOf(response.suspension), data }, metadata };
       }
-      if (response.status === "incomplete") {
-        return errorResult(`${name} stopped before it finished (${response.reason ?? "incomplete"})${response.content ? `; its last words: ${response.content}` : ""}`, metadata);
+      if (response.status === "incomplete" || response.status === "limit") {
+        const why = response.limit ? `its ${response.limit.scope} ${response.limit.name} limit of ${response.limit.limit}` : (response.reason ?? "incomplete");
+        return errorResult(`${name} stopped before it finished (${why})${response.content ? `; its last words: ${response.content}` : ""}`, metadata);
       }
+      // A typed answer is the result as JSON (and, whole, in the metadata for the host).
+      if (response.output) return { output: JSON.stringify(response.output), metadata: { ...metadata, output: response.output } };
       return { output: response.content, metadata };
     },
   };
