@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgent, createKernel } from "@weft/core";
+// The summariser's instructions are pinned word for word in core's compaction tests; here they must reach every wire.
+import { SUMMARY_INSTRUCTIONS, createAgent, createKernel } from "@weft/core";
 import { memoryLogger, type FeedbackEvent, type FeedbackEventOf, type Kernel, type Plugin } from "@weft/sdk";
 import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "@weft/sdk/testing";
 import anthropic from "@weft/plugin-anthropic";
@@ -26,17 +27,6 @@ const LISTING = "notes.txt\nrelease.txt\ntodo.txt";
 const FIRST = "Compare notes.txt and todo.txt.";
 const SECOND = "Which files are there, and what does release.txt say?";
 const SUMMARY = "The user compared notes.txt and todo.txt; both are about the 2.0 release on Friday.";
-// Pinned here too: this is what the summariser reads on every provider's wire.
-const SUMMARY_INSTRUCTIONS = [
-  "You summarise a conversation between a user and an AI assistant that uses tools, so that the assistant can carry on from your summary alone.",
-  "Write these sections, each a short list:",
-  "Goals: what the user asked for and every constraint they set, in their own words where it matters.",
-  "Decisions: what was decided, and why when it matters.",
-  "Files and resources: every file, path, URL or other resource read, created or changed, and what happened to it.",
-  "Facts: what was learned from tool results (names, numbers, errors) that is still needed.",
-  "Done so far, and open questions: what remains to do or is still unresolved.",
-  "Leave out small talk and tool output that no longer matters. Write plain text without a preamble.",
-].join("\n");
 /** What the model reads in place of a tool output compaction pruned. */
 const pruned = (output: string) => `[output removed to save context: ${output.length} characters; call the tool again if you still need it]`;
 const CONTEXT_WINDOW = 4000;

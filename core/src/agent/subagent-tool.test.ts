@@ -120,10 +120,13 @@ describe("an agent offered to another as a tool", () => {
     expect(parent.messages().at(-1)).toMatchObject({ role: "tool", toolCallId: "p1", isError: true });
   });
 
-  it("keeps to its own iteration budget and says so when it runs out", async () => {
+  it.each([
+    ["its iteration budget", { maxIterations: 1 }, "max-iterations"],
+    ["one of its limits", { limits: { turn: { modelCalls: 1 } } }, "its turn modelCalls limit of 1"],
+  ] as const)("keeps to %s and says which when it runs out", async (_budget, budget, why) => {
     const kernel = newKernel();
     const looking = { toolCalls: [{ name: "lookup", arguments: { word: "vole" } }] };
-    const researcher = createAgent({ model: scriptedModel([{ text: "Still looking.", ...looking }, looking]), kernel, maxIterations: 1 });
+    const researcher = createAgent({ model: scriptedModel([{ text: "Still looking.", ...looking }, looking]), kernel, ...budget });
     const parentModel = scriptedModel([research("vole"), "It gave up."]);
     const parent = createAgent({ model: parentModel, kernel });
     await parent.startSession({ tools: [researcher.asTool(tool)] });
@@ -132,7 +135,7 @@ describe("an agent offered to another as a tool", () => {
       role: "tool",
       toolCallId: "p1",
       toolName: "researcher",
-      content: "researcher stopped before it finished (max-iterations); its last words: Still looking.",
+      content: `researcher stopped before it finished (${why}); its last words: Still looking.`,
       isError: true,
     });
   });
@@ -167,20 +170,4 @@ describe("an agent offered to another as a tool", () => {
     });
   });
 
-  it("says which budget stopped it when the subagent hits one of its limits", async () => {
-    const kernel = newKernel();
-    const looking = { toolCalls: [{ name: "lookup", arguments: { word: "vole" } }] };
-    const researcher = createAgent({ model: scriptedModel([{ text: "Looking.", ...looking }, looking]), kernel, limits: { turn: { modelCalls: 1 } } });
-    const parentModel = scriptedModel([research("vole"), "It ran out."]);
-    const parent = createAgent({ model: parentModel, kernel });
-    await parent.startSession({ tools: [researcher.asTool(tool)] });
-    await parent.process("go");
-    expect(parentModel.requests[1]?.messages.at(-1)).toEqual({
-      role: "tool",
-      toolCallId: "p1",
-      toolName: "researcher",
-      content: "researcher stopped before it finished (its turn modelCalls limit of 1); its last words: Looking.",
-      isError: true,
-    });
-  });
 });
