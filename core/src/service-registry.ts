@@ -43,6 +43,13 @@ export class ServiceRegistry {
     return this.current(name)?.service;
   }
 
+  /** Every name provided here or on the parent, once each. */
+  names(): Set<string> {
+    const names = this.parent?.names() ?? new Set<string>();
+    for (const name of this.#stacks.keys()) names.add(name);
+    return names;
+  }
+
   current(name: string): Provided | undefined {
     return this.#stacks.get(name)?.at(-1) ?? this.parent?.current(name);
   }

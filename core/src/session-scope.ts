@@ -24,6 +24,7 @@ import type {
 import type { HookSet } from "./hook-set.js";
 import { Scope, needService } from "./scope.js";
 import { ServiceRegistry } from "./service-registry.js";
+import { SessionStateKeeper } from "./session-state-keeper.js";
 import { SessionToolView, sessionTools } from "./session-tools.js";
 import { ToolExecutor, type ToolView } from "./tool-executor.js";
 import { buildPrompt, compact, prepareRequest, prepareStep, stopWhen } from "./hook-calls.js";
@@ -58,6 +59,7 @@ export class SessionScope implements KernelSession {
   readonly #services: ServiceRegistry;
   readonly #executor: ToolExecutor;
   readonly #parent: SessionParent;
+  readonly #state: SessionStateKeeper;
 
   constructor(parent: SessionParent, options: KernelSessionOptions = {}) {
     this.id = options.id ?? randomUUID();
@@ -89,6 +91,7 @@ export class SessionScope implements KernelSession {
       execute: (call, callOptions, caller) => this.#execute(call, callOptions, caller),
       forget: () => parent.forget(this),
     });
+    this.#state = new SessionStateKeeper(this.#services, { id: this.id, ...(this.agent !== undefined ? { agent: this.agent } : {}) }, parent.logger);
     this.tools = sessionTools(view, (dispose) => this.#scope.track(dispose), { kind: "pack", id: this.#scope.name });
   }
 
@@ -161,7 +164,16 @@ export class SessionScope implements KernelSession {
     return this.#scope.settle();
   }
 
+  saveState(): Record<string, unknown> {
+    return this.#state.save();
+  }
+
+  restoreState(services: Record<string, unknown>): void {
+    this.#state.restore(services);
+  }
+
   dispose(): Promise<void> {
+    if (!this.closed) this.#state.forget();
     return this.#scope.dispose();
   }
 

@@ -2,6 +2,7 @@ export * from "./message.js";
 export * from "./chat-model.js";
 export * from "./tool.js";
 export * from "./session-store.js";
+export * from "./session-state-service.js";
 export * from "./tool-name.js";
 export * from "./tool-arguments.js";
 export * from "./define-tool.js";

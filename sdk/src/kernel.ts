@@ -68,6 +68,16 @@ export interface KernelSession extends PluginApi {
   prepareStep(plan: StepPlan, step: StepInfo): Promise<StepPlan>;
   /** Runs `stopWhen`: the first reason a tap gives, or undefined to go on. */
   stopWhen(step: StepInfo): Promise<string | undefined>;
+  /**
+   * The state its services keep with it (every `SessionStateService` the session sees, by service
+   * name), plus what was restored under names no service claims now: the stored session's `services`.
+   */
+  saveState(): Record<string, unknown>;
+  /**
+   * Hands a stored session's `services` to the services that keep state; a service with no entry
+   * forgets the session's state (`restoreState({})` empties them all, as a reset does).
+   */
+  restoreState(services: Record<string, unknown>): void;
   /** Waits for contributions made through its `tools` / `providers` hooks (they run at once, asynchronously). */
   settle(): Promise<void>;
   /** Reaches the session's feedback subscribers, then the kernel's. */
