@@ -1,35 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { PLUGIN_API_VERSION, definePlugin, keepsSessionState, memoryLogger } from "@weft/sdk";
-import type { Kernel, MemoryLogger, SessionStateService, StateSession } from "@weft/sdk";
+import { keepsSessionState, memoryLogger } from "@weft/sdk";
+import type { Kernel, MemoryLogger } from "@weft/sdk";
+import { Notes, notesPlugin } from "./agent/test-fixtures/notes-plugin.js";
 import { createKernel } from "./kernel.js";
-
-/** Notes per session, the way a plugin keeps per-session state on one kernel-wide service. */
-class Notes implements SessionStateService {
-  readonly bySession = new Map<string, string[]>();
-  failSave = false;
-
-  add(sessionId: string, note: string): void {
-    this.bySession.set(sessionId, [...(this.bySession.get(sessionId) ?? []), note]);
-  }
-  saveSessionState(session: StateSession): unknown {
-    if (this.failSave) throw new Error("disk full");
-    const notes = this.bySession.get(session.id);
-    return notes ? [...notes] : undefined;
-  }
-  restoreSessionState(session: StateSession, value: unknown): void {
-    if (!Array.isArray(value) || !value.every((note) => typeof note === "string")) throw new Error("not a list of notes");
-    this.bySession.set(session.id, [...value]);
-  }
-  forgetSessionState(session: StateSession): void {
-    this.bySession.delete(session.id);
-  }
-}
-
-declare module "@weft/sdk" {
-  interface WeftServices {
-    "test.notes": Notes;
-  }
-}
 
 const kernels: Kernel[] = [];
 afterEach(async () => {
@@ -39,9 +12,7 @@ afterEach(async () => {
 async function kernelWithNotes(notes: Notes | undefined, logger: MemoryLogger = memoryLogger()): Promise<Kernel> {
   const kernel = createKernel({ logger });
   kernels.push(kernel);
-  if (notes) {
-    await kernel.use(definePlugin({ meta: { name: "@acme/notes", version: "1.0.0", api: PLUGIN_API_VERSION }, setup: (api) => api.provide("test.notes", notes) }));
-  }
+  if (notes) await kernel.use(notesPlugin(notes));
   return kernel;
 }
 

@@ -18,6 +18,7 @@ import type { TodoItem } from "../builtins/todo-list.js";
 import { Compactor, resolveCompaction, type CompactionOptions } from "./compaction.js";
 import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
+import { provideSessionServices } from "./session-services.js";
 import type { PendingTurn, SessionState } from "./session-state.js";
 import { memorySessionStore, serialisesOnSave, type MemorySessionStore, type SessionStore } from "./session-store.js";
 import { stopTap, type PrepareStep, type StopCondition } from "./stop-conditions.js";
@@ -102,7 +103,7 @@ export interface Agent {
   readonly sessionId: string | undefined;
   /** Starts a session (closing the current one); loads it from the store when it was saved before. */
   startSession(options?: SessionOptions): Promise<void>;
-  /** Keeps the system prompt and equipment, drops the transcript, todo list and any pending turn. */
+  /** Keeps the system prompt and equipment, drops the transcript, todo list, any pending turn and the state plugins keep with the session. */
   resetSession(): Promise<void>;
   /** Ends the session (aborting a running turn) and takes back its tools and skills. */
   close(): Promise<void>;
@@ -208,17 +209,14 @@ class WeftAgent implements Agent {
     const { prompt, messages } = splitPrompt(options.prompt ?? stored?.prompt, options.messages ?? stored?.messages ?? []);
     const tools = Array.isArray(options.tools) ? { add: options.tools } : (options.tools ?? {});
     const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
-    const session = new Session(id, prompt, scope, { ...stored, messages, todos: stored?.todos ?? [] });
+    const session = new Session(id, prompt, scope, { ...stored, messages });
     try {
       for (const tool of [...(tools.add ?? []), ...(await this.#subagentTools())]) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
       await scope.settle();
-      scope.provide("todos", {
-        get: () => structuredClone(session.todos),
-        set: (items) => {
-          session.todos = structuredClone(items);
-        },
-      });
+      provideSessionServices(scope, session);
+      // Every service that keeps state with the session (the agent's, a plugin's) gets it back before the first call.
+      scope.restoreState(stored?.services ?? {});
       this.#compactor.tapStages(scope);
       // The agent's own loop controls are session hooks, beside any a plugin taps.
       for (const [index, condition] of this.#stopWhen.entries()) scope.hooks.stopWhen.tap(stopTap(condition, index));

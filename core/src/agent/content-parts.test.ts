@@ -17,7 +17,7 @@ describe("content parts in the agent's transcript", () => {
     const dir = await mkdtemp(join(tmpdir(), "weft-parts-"));
     try {
       const store = fileSessionStore(dir);
-      await store.save("s", { version: 1, sessionId: "s", messages, todos: [] });
+      await store.save("s", { version: 1, sessionId: "s", messages });
       const loaded = await store.get("s");
       expect(loaded?.messages).toEqual(messages);
       expect(loaded?.messages[0]).toMatchObject({ parts: [{}, { data: "iVBORw==" }, { data: "JVBERg==", name: "a.pdf" }] });

@@ -10,6 +10,13 @@ interface SnapshotFile extends SessionState {
   logGeneration?: number;
 }
 
+/** What a file written before services kept their own state held beside the transcript. */
+interface EarlierFields {
+  todos?: unknown;
+  tokenBaseline?: unknown;
+  usage?: unknown;
+}
+
 /**
  * Sessions as JSON files in one folder (`<dir>/<encoded id>.json`), created on the first save. A save
  * writes a temporary file and renames it, so a crash never leaves half a session behind. Write-ahead
@@ -48,7 +55,7 @@ export function fileSessionStore(dir: string): SessionStore {
       generations.set(sessionId, logGeneration);
       const records = parseLog(logOf(sessionId, logGeneration), await readIfPresent(logOf(sessionId, logGeneration)));
       if (!snapshot && records.length === 0) return undefined;
-      const loaded: SessionState = snapshot ? (state as SessionState) : { version: 1, sessionId, messages: [], todos: [] };
+      const loaded: SessionState = snapshot ? withServices(state as SessionState & EarlierFields) : { version: 1, sessionId, messages: [] };
       return records.length > 0 ? { ...loaded, records } : loaded;
     },
     async save(sessionId, state) {
@@ -71,6 +78,14 @@ export function fileSessionStore(dir: string): SessionStore {
       await appendFile(logOf(sessionId, generation), line);
     },
   });
+}
+
+/** A file of an earlier weft keeps its todo list, token baseline and usage: they become the services' entries. */
+function withServices(state: SessionState & EarlierFields): SessionState {
+  const { todos, tokenBaseline, usage, ...rest } = state;
+  if (rest.services) return rest;
+  const earlier = { todos, "agent.tokenBaseline": tokenBaseline, "agent.usage": usage };
+  return { ...rest, services: Object.fromEntries(Object.entries(earlier).filter(([, value]) => value !== undefined)) };
 }
 
 async function readIfPresent(file: string): Promise<string | undefined> {

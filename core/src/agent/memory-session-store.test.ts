@@ -6,7 +6,7 @@ import { createAgent } from "./agent.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore } from "./session-store.js";
 
-const state = (sessionId: string, text: string): SessionState => ({ version: 1, sessionId, messages: [{ role: "user", content: text }], todos: [] });
+const state = (sessionId: string, text: string): SessionState => ({ version: 1, sessionId, messages: [{ role: "user", content: text }] });
 
 describe("the in-memory session store", () => {
   it("keeps at most maxSessions, dropping the least recently used", async () => {

@@ -1,7 +1,5 @@
 import type { Message, Suspension, ToolCall, ToolMessage, TurnMetadata, TurnRecord } from "@weft/sdk";
-import type { TodoItem } from "../builtins/todo-list.js";
 import type { LoopGuardState } from "./loop-guard.js";
-import type { SessionUsage } from "./turn-limits.js";
 
 /**
  * One call of the round a turn stopped in: answered (`message`), waiting (`suspension`), or neither: it
@@ -45,11 +43,12 @@ export interface SessionState {
   prompt?: string;
   /** The transcript without the system message (rebuilt before every model call). */
   messages: Message[];
-  todos: TodoItem[];
+  /**
+   * What the session's services keep with it, by service name (`SessionStateService` in the sdk): the
+   * agent's todo list (`todos`), token baseline and usage (`agent.*`), and any plugin's. Absent: none.
+   */
+  services?: Record<string, unknown>;
   pending?: PendingTurn;
-  tokenBaseline?: TokenBaseline;
-  /** What the session's turns have used, for its limits. */
-  usage?: SessionUsage;
   /** As loaded: the write-ahead records of a turn that stopped before it saved (a store with `append`). */
   records?: TurnRecord[];
 }

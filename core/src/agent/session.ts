@@ -3,7 +3,10 @@ import type { TodoItem } from "../builtins/todo-list.js";
 import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
 import { noUsage, type SessionUsage } from "./turn-limits.js";
 
-/** One conversation: its prompt, transcript, todo list and the tools and skills it was equipped with. */
+/**
+ * One conversation: its prompt, transcript, todo list and the tools and skills it was equipped with.
+ * The todo list, token baseline and usage are kept with the session by its services (session-services.ts).
+ */
 export class Session {
   /** The system prompt as last built by the kernel (the session prompt plus the prompt hook's sections). */
   system: string;
@@ -19,14 +22,14 @@ export class Session {
     readonly prompt: string | undefined,
     /** The kernel session holding the session's tools, skills, taps and services; disposed when it closes. */
     readonly scope: KernelSession,
-    state?: Pick<SessionState, "messages" | "todos" | "pending" | "tokenBaseline" | "usage">,
+    state?: Pick<SessionState, "messages" | "pending">,
   ) {
     this.system = prompt ?? "";
     this.history = structuredClone(state?.messages ?? []);
-    this.todos = structuredClone(state?.todos ?? []);
+    this.todos = [];
     this.pending = state?.pending ? structuredClone(state.pending) : undefined;
-    this.baseline = state?.tokenBaseline ? { ...state.tokenBaseline } : undefined;
-    this.usage = { ...noUsage(), ...state?.usage };
+    this.baseline = undefined;
+    this.usage = noUsage();
   }
 
   /** The transcript a provider would be sent: the system message first, when there is one. */
@@ -34,22 +37,20 @@ export class Session {
     return this.system ? [{ role: "system", content: this.system }, ...this.history] : [...this.history];
   }
 
-  /** Drops the transcript, todo list and any pending turn; the prompt and equipment stay. */
+  /** Drops the transcript, any pending turn and its services' state (the todo list); the prompt and equipment stay. */
   reset(): void {
     this.history = [];
-    this.todos = [];
     this.pending = undefined;
-    this.baseline = undefined;
+    this.scope.restoreState({});
   }
 
   /** The state to save; `copy: false` shares the live transcript, for a store that serialises it at once. */
   toState(copy = true): SessionState {
     const clone = copy ? structuredClone : same;
-    const state: SessionState = { version: 1, sessionId: this.id, messages: clone(this.history), todos: clone(this.todos) };
+    // The services' values are theirs to copy (the contract's): only the transcript is copied here.
+    const state: SessionState = { version: 1, sessionId: this.id, messages: clone(this.history), services: this.scope.saveState() };
     if (this.prompt !== undefined) state.prompt = this.prompt;
     if (this.pending) state.pending = clone(this.pending);
-    if (this.baseline) state.tokenBaseline = { ...this.baseline };
-    state.usage = { ...this.usage };
     return state;
   }
 }

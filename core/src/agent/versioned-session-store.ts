@@ -1,11 +1,6 @@
 import type { SessionStore as VersionedStore, StoredSession } from "@weft/sdk";
-import type { TodoItem } from "../builtins/todo-list.js";
-import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
+import type { PendingTurn, SessionState } from "./session-state.js";
 import type { SessionStore } from "./session-store.js";
-
-/** The session services whose state the agent keeps in a snapshot's `services`, by name. */
-const TODOS = "todos";
-const TOKEN_BASELINE = "agent.tokenBaseline";
 
 /**
  * Lets today's agent use any store of the sdk's contract (memory, SQLite, PostgreSQL). It remembers
@@ -23,13 +18,11 @@ export function versionedSessionStore(store: VersionedStore): SessionStore {
     async save(sessionId, state) {
       // A session the agent never loaded (started from given messages) replaces whatever is stored.
       const expected = versions.get(sessionId) ?? (await store.load(sessionId))?.version ?? 0;
-      const services: Record<string, unknown> = { [TODOS]: state.todos };
-      if (state.tokenBaseline) services[TOKEN_BASELINE] = state.tokenBaseline;
       const suspensions = state.pending?.slots.flatMap((slot) => (slot.suspension ? [slot.suspension] : [])) ?? [];
       const snapshot = {
         ...(state.prompt !== undefined ? { prompt: state.prompt } : {}),
         messages: state.messages,
-        services,
+        services: state.services ?? {},
         ...(state.pending ? { pending: { suspensions, turn: state.pending } } : {}),
       };
       versions.set(sessionId, await store.save(sessionId, snapshot, expected));
@@ -42,16 +35,9 @@ export function versionedSessionStore(store: VersionedStore): SessionStore {
 }
 
 function sessionState(stored: StoredSession): SessionState {
-  const state: SessionState = {
-    version: 1,
-    sessionId: stored.sessionId,
-    messages: stored.messages,
-    todos: (stored.services[TODOS] as TodoItem[] | undefined) ?? [],
-  };
+  const state: SessionState = { version: 1, sessionId: stored.sessionId, messages: stored.messages, services: stored.services };
   if (stored.prompt !== undefined) state.prompt = stored.prompt;
   if (stored.pending) state.pending = stored.pending.turn as PendingTurn;
   if (stored.records.length > 0) state.records = stored.records;
-  const baseline = stored.services[TOKEN_BASELINE] as TokenBaseline | undefined;
-  if (baseline) state.tokenBaseline = baseline;
   return state;
 }

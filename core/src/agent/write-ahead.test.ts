@@ -190,7 +190,6 @@ describe("write-ahead records", () => {
       version: 1,
       sessionId: "s",
       messages: [{ role: "user", content: "go" }, { role: "assistant", content: "", toolCalls: calls }],
-      todos: [],
       pending: { slots: calls.map((call) => ({ call, suspension: suspension(call.id) })), metadata: { iterations: 1, toolCalls: 2, usage: emptyStats(), finalUsage: emptyStats(), timings: { modelMs: 0, toolMs: 0, totalMs: 0 } }, guard: { count: 0, breaches: 0 }, turnId: "t" },
     });
     // The answer to `a` ran and was stored; the process stopped before the turn saved.
