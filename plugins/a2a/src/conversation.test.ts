@@ -1,23 +1,29 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { memoryLogger, type Kernel, type MemoryLogger, type ToolCallRequest } from "@weft/sdk";
+import { memoryLogger, type Kernel, type KernelSession, type MemoryLogger, type ToolCallRequest } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import a2aPlugin, { Conversations } from "./index.js";
+import a2aPlugin, { CONVERSATIONS_SERVICE } from "./index.js";
 import { startAgentServer, type AgentServer, type AgentServerOptions, type Turn } from "./test-fixtures/agent-server.js";
 import { startLegacyAgentServer } from "./test-fixtures/legacy-agent-server.js";
 
-/** Runs `call` in the kernel session `id` (opened on first use), as an agent's session would. */
-async function inSession(kernel: Kernel, id: string, call: ToolCallRequest) {
-  const session = await kernel.session({ id });
-  try {
-    return await session.execute(call);
-  } finally {
-    await session.dispose();
-  }
+/** The kernel's sessions by id, opened on first use and kept open, as an agent keeps its session. */
+function sessionsOf(kernel: () => Kernel) {
+  const open = new Map<string, Promise<KernelSession>>();
+  const session = (id: string) => {
+    let opened = open.get(id);
+    if (!opened) {
+      opened = kernel().session({ id });
+      open.set(id, opened);
+    }
+    return opened;
+  };
+  return {
+    session,
+    inSession: async (id: string, call: ToolCallRequest) => (await session(id)).execute(call),
+    /** What the session keeps of its conversations with the remote agents (its `a2a.conversations` state). */
+    conversations: async (id: string) => (await session(id)).saveState()[CONVERSATIONS_SERVICE],
+  };
 }
 
 /** An agent that remembers what was said in each context, and asks a question it needs answered. */
@@ -49,9 +55,9 @@ describe.each([
   { peer: "@a2a-js/sdk 0.3.14", start: startLegacyAgentServer },
 ])("conversations with a $peer agent", ({ start }) => {
   let server: AgentServer;
-  let conversations: Conversations;
   let kernel: Kernel;
   let logger: MemoryLogger;
+  const { session: openSession, inSession, conversations } = sessionsOf(() => kernel);
   const options = (): AgentServerOptions => ({
     name: "Memo Agent",
     streaming: true,
@@ -61,9 +67,8 @@ describe.each([
 
   beforeAll(async () => {
     server = await start(options());
-    conversations = new Conversations();
     logger = memoryLogger();
-    kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations }]], { logger });
+    kernel = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }] }]], { logger });
   });
 
   afterAll(async () => {
@@ -73,39 +78,39 @@ describe.each([
 
   it("continues one remote context across three calls in a session", async () => {
     const session = "three-calls";
-    expect((await inSession(kernel, session, say("apples"))).output).toBe("So far: apples");
-    expect((await inSession(kernel, session, say("pears"))).output).toBe("So far: apples, pears");
-    expect((await inSession(kernel, session, say("plums"))).output).toBe("So far: apples, pears, plums");
+    expect((await inSession(session, say("apples"))).output).toBe("So far: apples");
+    expect((await inSession(session, say("pears"))).output).toBe("So far: apples, pears");
+    expect((await inSession(session, say("plums"))).output).toBe("So far: apples, pears, plums");
     const contexts = new Set(server.messages.slice(-3).map((message) => message.contextId));
     expect(contexts.size).toBe(1);
-    expect(conversations.session("three-calls")).toEqual({ [TOOL]: { contextId: [...contexts][0] } });
+    expect(await conversations("three-calls")).toEqual({ [TOOL]: { contextId: [...contexts][0] } });
   });
 
   it("keeps sessions apart, and starts afresh on new_conversation", async () => {
-    await inSession(kernel, "a", say("red"));
-    expect((await inSession(kernel, "b", say("blue"))).output).toBe("So far: blue");
-    expect((await inSession(kernel, "a", say("green"))).output).toBe("So far: red, green");
-    expect((await inSession(kernel, "a", say("white", { new_conversation: true }))).output).toBe("So far: white");
-    expect((await inSession(kernel, "a", say("black"))).output).toBe("So far: white, black");
+    await inSession("a", say("red"));
+    expect((await inSession("b", say("blue"))).output).toBe("So far: blue");
+    expect((await inSession("a", say("green"))).output).toBe("So far: red, green");
+    expect((await inSession("a", say("white", { new_conversation: true }))).output).toBe("So far: white");
+    expect((await inSession("a", say("black"))).output).toBe("So far: white, black");
   });
 
   it("continues the task the agent left waiting for input with the next call, not a new one", async () => {
     const session = "booking";
-    const asked = await inSession(kernel, session, say("book a table"));
+    const asked = await inSession(session, say("book a table"));
     expect(asked.output).toBe("Memo_Agent needs input: For how many?");
     const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
-    const answered = await inSession(kernel, session, say("four"));
+    const answered = await inSession(session, say("four"));
     expect(answered.output).toBe("Booked for four");
     expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
     expect(server.messages.at(-1)).toMatchObject({ taskId, contextId });
-    expect(conversations.session("booking")).toEqual({ [TOOL]: { contextId } });
+    expect(await conversations("booking")).toEqual({ [TOOL]: { contextId } });
   });
 
   it("cancels the task left waiting when the model starts a new conversation", async () => {
     const session = "abandoned";
-    const asked = await inSession(kernel, session, say("book a table"));
+    const asked = await inSession(session, say("book a table"));
     const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
-    const fresh = await inSession(kernel, session, say("hello", { new_conversation: true }));
+    const fresh = await inSession(session, say("hello", { new_conversation: true }));
     expect(fresh.output).toBe("So far: hello");
     expect(logger.warnings()).toEqual([]);
     expect(server.messages.at(-1)?.contextId).not.toBe(contextId);
@@ -118,42 +123,31 @@ describe.each([
     expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
-  it("continues the conversation from its JSON after a restart", async () => {
-    await inSession(kernel, "restart", say("one"));
-    const stored = JSON.stringify(conversations.session("restart"));
-    const restored = new Conversations();
-    restored.restore("restart", JSON.parse(stored));
-    const again = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }], conversations: restored }]], { logger: memoryLogger() });
+  it("keeps the open task with the session's state, and continues both from its JSON on another kernel", async () => {
+    await inSession("restart", say("one"));
+    const asked = await inSession("restart", say("book a table"));
+    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
+    expect(await conversations("restart")).toEqual({ [TOOL]: { contextId, openTaskId: taskId } });
+    const stored = JSON.stringify((await openSession("restart")).saveState());
+    const again = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }] }]], { logger: memoryLogger() });
     try {
-      expect((await inSession(again, "restart", say("two"))).output).toBe("So far: one, two");
+      const resumed = sessionsOf(() => again);
+      (await resumed.session("restart")).restoreState(JSON.parse(stored));
+      expect(await resumed.inSession("restart", say("four"))).toMatchObject({ output: "Booked for four", metadata: { taskId, contextId } });
+      expect((await resumed.inSession("restart", say("two"))).output).toBe("So far: one, two");
     } finally {
       await again.close();
     }
   });
-});
 
-describe("a conversation across processes", () => {
-  const run = promisify(execFile);
-  const fixture = fileURLToPath(new URL("./test-fixtures/conversation-process.mjs", import.meta.url));
-  // The built plugin (npm test builds every package first): each call runs in a node process of its own.
-  const plugin = new URL("../dist/index.js", import.meta.url).href;
-
-  it("continues in a new process from the session's stored JSON", async () => {
-    const server = await startAgentServer({ name: "Memo Agent", streaming: false, skills: [{ id: "chat", name: "Chat", description: "Talks" }], run: rememberingAgent() });
-    try {
-      const call = async (task: string, stored: string) => {
-        const { stdout } = await run(process.execPath, [fixture, plugin, server.cardUrl, task, stored], { timeout: 30_000 });
-        return JSON.parse(stdout) as { output: string; session: Record<string, unknown> };
-      };
-      const first = await call("one", "{}");
-      expect(first.output).toBe("So far: one");
-      const second = await call("two", JSON.stringify(first.session));
-      expect(second.output).toBe("So far: one, two");
-      const third = await call("three", JSON.stringify(second.session));
-      expect(third.output).toBe("So far: one, two, three");
-      expect(new Set(server.messages.map((message) => message.contextId)).size).toBe(1);
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+  it("forgets a session's conversations when the session closes, and refuses a stored value of another shape", async () => {
+    const session = await kernel.session({ id: "closing" });
+    await session.execute(say("hello"));
+    await session.dispose();
+    const reopened = await kernel.session({ id: "closing" });
+    expect(reopened.saveState()).toEqual({});
+    reopened.restoreState({ [CONVERSATIONS_SERVICE]: { [TOOL]: { contextId: 7 } } });
+    expect(logger.warnings()).toEqual([`the "a2a.conversations" service could not restore the state of session closing: the stored value is not { [tool]: { contextId, openTaskId? } }`]);
+    await reopened.dispose();
+  });
 });

@@ -1,3 +1,5 @@
+import type { SessionStateService, StateSession } from "@weft/sdk";
+
 /**
  * Where one tool's conversation with its remote agent stands in one weft session: the agent's
  * `contextId`, and the task it left waiting for the caller (input-required, auth-required), which the
@@ -8,24 +10,29 @@ export interface Conversation {
   openTaskId?: string;
 }
 
-/** A session's conversations by tool name: plain JSON, so a session store can keep it with the session. */
+/** A session's conversations by tool name: plain JSON, kept with the session in its store. */
 export type SessionConversations = Record<string, Conversation>;
 
 /** Calls that carry no session id (a toolkit's own `execute`) share this one. */
 export const NO_SESSION = "";
 
-/**
- * The remote conversations of every session, by session id then tool name. In memory by default;
- * `session()` / `restore()` move one session's part in and out of a store, `toJSON()` / `from()` all of it.
- */
-export class Conversations {
-  readonly #sessions = new Map<string, Map<string, Conversation>>();
+/** The service's name, and its key in a stored session's `services`. */
+export const CONVERSATIONS_SERVICE = "a2a.conversations";
 
-  static from(snapshot: Record<string, SessionConversations>): Conversations {
-    const conversations = new Conversations();
-    for (const [sessionId, tools] of Object.entries(snapshot)) conversations.restore(sessionId, tools);
-    return conversations;
+declare module "@weft/sdk" {
+  interface WeftServices {
+    "a2a.conversations": Conversations;
   }
+}
+
+/**
+ * The remote conversations of every session, by session id then tool name. The plugin provides it as
+ * the `a2a.conversations` session-state service: the agent saves each session's part with the session
+ * and hands it back when the session resumes (in this process or another); a closed session's part is
+ * dropped from memory.
+ */
+export class Conversations implements SessionStateService {
+  readonly #sessions = new Map<string, Map<string, Conversation>>();
 
   get(sessionId: string, tool: string): Conversation | undefined {
     return this.#sessions.get(sessionId)?.get(tool);
@@ -45,25 +52,30 @@ export class Conversations {
     tools.set(tool, { ...conversation });
   }
 
-  /** One session's conversations, to store with the session. */
-  session(sessionId: string): SessionConversations {
-    return Object.fromEntries([...(this.#sessions.get(sessionId) ?? [])].map(([tool, conversation]) => [tool, { ...conversation }]));
+  /** One session's conversations, to store with the session; undefined when it has none. */
+  saveSessionState(session: StateSession): SessionConversations | undefined {
+    const tools = this.#sessions.get(session.id);
+    if (!tools) return undefined;
+    return Object.fromEntries([...tools].map(([tool, conversation]) => [tool, { ...conversation }]));
   }
 
-  /** Puts back what `session()` gave, e.g. when a stored session resumes in another process. */
-  restore(sessionId: string, tools: SessionConversations): void {
-    this.#sessions.delete(sessionId);
-    for (const [tool, conversation] of Object.entries(tools)) {
-      if (typeof conversation?.contextId === "string") this.set(sessionId, tool, conversation);
-    }
+  /** Puts back what `saveSessionState` gave, e.g. when a stored session resumes in another process. */
+  restoreSessionState(session: StateSession, value: unknown): void {
+    if (!isSessionConversations(value)) throw new Error("the stored value is not { [tool]: { contextId, openTaskId? } }");
+    this.#sessions.delete(session.id);
+    for (const [tool, conversation] of Object.entries(value)) this.set(session.id, tool, conversation);
   }
 
-  /** Drops a session's conversations (it ended). */
-  forget(sessionId: string): void {
-    this.#sessions.delete(sessionId);
+  forgetSessionState(session: StateSession): void {
+    this.#sessions.delete(session.id);
   }
+}
 
-  toJSON(): Record<string, SessionConversations> {
-    return Object.fromEntries([...this.#sessions.keys()].map((sessionId) => [sessionId, this.session(sessionId)]));
-  }
+function isSessionConversations(value: unknown): value is SessionConversations {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((conversation: unknown) => {
+    if (typeof conversation !== "object" || conversation === null) return false;
+    const { contextId, openTaskId } = conversation as Partial<Record<keyof Conversation, unknown>>;
+    return typeof contextId === "string" && (openTaskId === undefined || typeof openTaskId === "string");
+  });
 }

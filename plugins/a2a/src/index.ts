@@ -12,6 +12,6 @@ export {
   type ResolveAgentsOptions,
 } from "./agent-tools.js";
 export { CANCEL_TIMEOUT_MS, type PendingTask } from "./agent-call.js";
-export { Conversations, type Conversation, type SessionConversations } from "./conversations.js";
+export { CONVERSATIONS_SERVICE, Conversations, type Conversation, type SessionConversations } from "./conversations.js";
 export { AGENT_RETRY_POLICY } from "./agent-fetch.js";
 export { MAX_POLL_FAILURES, MAX_RESUBSCRIBES, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./task-follower.js";

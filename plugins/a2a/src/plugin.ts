@@ -3,7 +3,7 @@ import { PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } fr
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
-import { Conversations } from "./conversations.js";
+import { CONVERSATIONS_SERVICE, Conversations } from "./conversations.js";
 import { prepareAgents } from "./remote-agent.js";
 
 export const A2A_PLUGIN_NAME = "@weft/plugin-a2a";
@@ -12,8 +12,6 @@ export const a2aPluginOptions = Type.Object(
   {
     agents: Type.Array(agentConfigSchema, { default: [], description: "Remote A2A agents; each skill of each card becomes a tool" }),
     deadline: Type.Optional(Type.Integer({ minimum: 1, description: "ms loading every card may take; past it loading fails naming the agents not loaded" })),
-    /** Where the tools keep each session's remote conversations (code only: a host that stores sessions passes its own). */
-    conversations: Type.Optional(Type.Unsafe<Conversations>({})),
   },
   { additionalProperties: false },
 );
@@ -27,7 +25,9 @@ export const a2aPlugin = definePlugin({
     // Before any fetch: a missing ${VAR} is a setup error naming it.
     const agents = prepareAgents(options.agents, process.env);
     const closing = new AbortController();
-    const conversations = options.conversations ?? new Conversations();
+    // A session-state service: each session's contextIds and open tasks are stored with the session.
+    const conversations = new Conversations();
+    api.provide(CONVERSATIONS_SERVICE, conversations);
     const running = new Set<Promise<ToolResult>>();
     api.hooks.tools.tap(async (registrar) => {
       // The kernel's signal: the host giving up on the load (its deadline) stops fetching the cards.
