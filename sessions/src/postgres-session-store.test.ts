@@ -4,7 +4,7 @@ import { runSessionStoreConformance, sampleSnapshot } from "@weft/sdk/testing";
 import { POSTGRES_MIGRATIONS } from "./postgres-migrations.js";
 import { postgresSessionStore } from "./postgres-session-store.js";
 import { openSessionStore } from "./session-store-config.js";
-import { POSTGRES_URL_VARIABLE, startPostgresCluster, type PostgresCluster } from "./test-fixtures/postgres-cluster.js";
+import { POSTGRES_URL_VARIABLE, startPostgresCluster, type PostgresCluster } from "./postgres-cluster.js";
 
 // A real server: the one scripts/ci-postgres.sh started, or a throwaway cluster of our own.
 let cluster: PostgresCluster | undefined;

@@ -1,11 +1,12 @@
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { memoryLogger, type Kernel, type KernelSession, type MemoryLogger, type ToolCallRequest } from "@weft/sdk";
+import { memoryLogger, type Kernel, type KernelSession, type MemoryLogger, type ToolCallRequest, type ToolResult } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import a2aPlugin, { CONVERSATIONS_SERVICE } from "./index.js";
-import { startAgentServer, type AgentServer, type AgentServerOptions, type Turn } from "./test-fixtures/agent-server.js";
+import { startAgentServer, type AgentServer, type AgentServerOptions } from "./test-fixtures/agent-server.js";
 import { startLegacyAgentServer } from "./test-fixtures/legacy-agent-server.js";
+import { rememberingAgent } from "./test-fixtures/remembering-agent.js";
 
 /** The kernel's sessions by id, opened on first use and kept open, as an agent keeps its session. */
 function sessionsOf(kernel: () => Kernel) {
@@ -26,28 +27,13 @@ function sessionsOf(kernel: () => Kernel) {
   };
 }
 
-/** An agent that remembers what was said in each context, and asks a question it needs answered. */
-function rememberingAgent(): (turn: Turn) => Promise<void> {
-  const said = new Map<string, string[]>();
-  return async (turn) => {
-    if (turn.task) {
-      turn.start();
-      turn.artifact("answer", `Booked for ${turn.text}`);
-      turn.status(TaskState.TASK_STATE_COMPLETED);
-      return;
-    }
-    if (turn.text === "book a table") {
-      turn.start();
-      turn.status(TaskState.TASK_STATE_INPUT_REQUIRED, "For how many?");
-      return;
-    }
-    const heard = [...(said.get(turn.contextId) ?? []), turn.text];
-    said.set(turn.contextId, heard);
-    turn.reply(`So far: ${heard.join(", ")}`);
-  };
-}
-
 const TOOL = "Memo_Agent__chat";
+
+/** The remote task a `pending` result waits on. */
+function pendingTask(result: ToolResult): { taskId: string; contextId: string } {
+  if (!result.pending) throw new Error(`expected a pending result, got ${result.output}`);
+  return result.pending.data as { taskId: string; contextId: string };
+}
 const say = (task: string, extra: Record<string, unknown> = {}) => ({ name: TOOL, arguments: { task, ...extra } });
 
 describe.each([
@@ -98,7 +84,7 @@ describe.each([
     const session = "booking";
     const asked = await inSession(session, say("book a table"));
     expect(asked.output).toBe("Memo_Agent needs input: For how many?");
-    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
+    const { taskId, contextId } = pendingTask(asked);
     const answered = await inSession(session, say("four"));
     expect(answered.output).toBe("Booked for four");
     expect(answered.metadata).toMatchObject({ taskId, contextId, state: "completed" });
@@ -109,7 +95,7 @@ describe.each([
   it("cancels the task left waiting when the model starts a new conversation", async () => {
     const session = "abandoned";
     const asked = await inSession(session, say("book a table"));
-    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
+    const { taskId, contextId } = pendingTask(asked);
     const fresh = await inSession(session, say("hello", { new_conversation: true }));
     expect(fresh.output).toBe("So far: hello");
     expect(logger.warnings()).toEqual([]);
@@ -126,7 +112,7 @@ describe.each([
   it("keeps the open task with the session's state, and continues both from its JSON on another kernel", async () => {
     await inSession("restart", say("one"));
     const asked = await inSession("restart", say("book a table"));
-    const { taskId, contextId } = asked.pending!.data as { taskId: string; contextId: string };
+    const { taskId, contextId } = pendingTask(asked);
     expect(await conversations("restart")).toEqual({ [TOOL]: { contextId, openTaskId: taskId } });
     const stored = JSON.stringify((await openSession("restart")).saveState());
     const again = await createTestKernel([[a2aPlugin, { agents: [{ card: server.cardUrl }] }]], { logger: memoryLogger() });
