@@ -61,6 +61,26 @@ describe("today's agent on a contract store (SQLite)", () => {
     await second.close();
   });
 
+  it("keeps what the session's services hold, a disabled plugin's entry as it is, and what the session used for its limits", async () => {
+    const store = sqliteSessionStore({ file: join(dir, "services.db") });
+    const todos = [{ content: "check order 42", status: "pending" }];
+    const elsewhere = { "Billing_Agent__chat": { contextId: "ctx-7", openTaskId: "task-3" } };
+    await store.save("s1", { messages: [], services: { todos, "a2a.conversations": elsewhere } }, 0);
+    const limits = { session: { modelCalls: 2 } };
+    const first = createAgent({ model: scriptedModel(["one"]), kernel: newKernel(), store: versionedSessionStore(store), sessionId: "s1", limits });
+    await first.startSession();
+    expect(first.todos()).toEqual(todos);
+    await first.process("hi");
+    await first.close();
+    expect((await store.load("s1"))?.services).toMatchObject({ "a2a.conversations": elsewhere, "agent.usage": { modelCalls: 1 }, todos });
+
+    const second = createAgent({ model: scriptedModel(["two", "never"]), kernel: newKernel(), store: versionedSessionStore(store), sessionId: "s1", limits });
+    expect(await second.process("again")).toMatchObject({ status: "done", content: "two" });
+    expect(await second.process("and again")).toMatchObject({ status: "limit", limit: { scope: "session", name: "modelCalls", used: 2 } });
+    await second.close();
+    await store.close();
+  });
+
   it("fails the second of two agents resuming the same session with SessionConflictError, writing nothing of its turn", async () => {
     const file = join(dir, "race.db");
     const seed = sqliteSessionStore({ file });
