@@ -38,7 +38,7 @@ async function measure(name, setup, once) {
 const rows = [];
 rows.push(
   await measure("file (whole-session rewrite)", async () => ({ store: fileSessionStore(join(dir, "files")) }), async ({ store }, index) => {
-    await store.save("s", { version: 1, sessionId: "s", messages: [...messages, ...Array.from({ length: index % 10 }, (_, n) => record(n).message)], todos: [] });
+    await store.save("s", { version: 1, sessionId: "s", messages: [...messages, ...Array.from({ length: index % 10 }, (_, n) => record(n).message)], services: {} });
   }),
 );
 const snapshot = { messages, services: {} };
