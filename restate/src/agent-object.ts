@@ -1,18 +1,27 @@
 import * as restate from "@restatedev/restate-sdk";
 import { createAgent, type AgentResponse, type SessionState } from "@weft/core";
-import { isAbortError, isWeftError, type Message, type PendingAnswer, type Suspension } from "@weft/sdk";
+import { errorMessage, isAbortError, isWeftError, type Kernel, type Message, type PendingAnswer, type Suspension } from "@weft/sdk";
 import type { AgentRecipe } from "./agent-recipe.js";
 import { AWAITING_KEY, awakeableWaitFor, type Awaiting } from "./awakeable-wait-for.js";
+import { JournalEvents } from "./journal-events.js";
 import { journaledKernel } from "./journaled-kernel.js";
 import { journaledModel } from "./journaled-model.js";
 import type { ModelRetryPolicy } from "./model-retry.js";
 import { SESSION_KEY, restateSessionState } from "./restate-session-state.js";
+import { ingressEventSink, type TurnEventSink } from "./turn-event-sink.js";
+import { DEFAULT_EVENTS_OBJECT } from "./turn-events-object.js";
 
 export interface RestateAgentOptions {
   /** The virtual object's name (default `weft-agent`). */
   name?: string;
   /** How a failed model call is retried (Restate's defaults: until cancelled); a provider's refusal is never retried. */
   modelRetry?: ModelRetryPolicy;
+  /**
+   * Where the turn's events go for its caller, while it runs: the Restate ingress the relay object
+   * (`turnEventsObject`, served by some deployment) is reached through. Without it, only the worker's
+   * own feedback subscribers hear them.
+   */
+  events?: { ingressUrl: string; name?: string };
 }
 
 export const DEFAULT_AGENT_OBJECT = "weft-agent";
@@ -30,21 +39,25 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
       process: async (ctx: restate.ObjectContext, input: string): Promise<AgentResponse> => {
         const parts = await recipe();
         const sessionId = ctx.key;
+        const steps = new JournalEvents(ctx, eventSink(options.events, `${sessionId}/${ctx.request().id}`, parts.kernel));
         const agent = createAgent({
           ...parts.settings,
-          model: journaledModel(ctx, parts.model, options.modelRetry),
-          kernel: journaledKernel(ctx, parts.kernel, sessionId),
-          store: restateSessionState(ctx),
-          waitFor: awakeableWaitFor(ctx),
+          model: journaledModel(steps, parts.model, options.modelRetry),
+          kernel: journaledKernel(ctx, steps, parts.kernel, sessionId),
+          store: restateSessionState(ctx, steps),
+          waitFor: awakeableWaitFor(ctx, steps),
           sessionId,
         });
         try {
           await agent.startSession(parts.session);
-          return await agent.process(input);
+          const response = await agent.process(input);
+          await steps.end();
+          return response;
         } catch (error) {
           // The agent's own verdicts (a limit, bad input) would fail the same way on every retry.
-          if (isWeftError(error) && !isAbortError(error)) throw new restate.TerminalError(`${error.code}: ${error.message}`);
-          throw error;
+          const terminal = isWeftError(error) && !isAbortError(error) ? new restate.TerminalError(`${error.code}: ${error.message}`) : error;
+          if (terminal instanceof restate.TerminalError) await steps.end(terminal.message);
+          throw terminal;
         } finally {
           await agent.close();
           await parts.close?.();
@@ -66,3 +79,10 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
 }
 
 export type RestateAgentObject = ReturnType<typeof restateAgent>;
+
+function eventSink(events: RestateAgentOptions["events"], topic: string, kernel: Kernel): TurnEventSink | undefined {
+  if (!events) return undefined;
+  return ingressEventSink(events.ingressUrl, events.name ?? DEFAULT_EVENTS_OBJECT, topic, (error) => {
+    kernel.logger.warn(`the events of turn ${topic} could not reach the relay (${errorMessage(error)}); its caller misses them`);
+  });
+}

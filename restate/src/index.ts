@@ -3,6 +3,9 @@ export { restateAgentClient, type RestateAgentClient, type RestateAgentClientOpt
 export type { AgentParts, AgentRecipe } from "./agent-recipe.js";
 export { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";
 export { journaledKernel } from "./journaled-kernel.js";
+export { JournalEvents, type EventKey, type KeyedEvent, type TurnStreamEvent } from "./journal-events.js";
+export { turnEventsObject, DEFAULT_EVENTS_OBJECT, type TurnEventsObject, type TurnEventsOptions, type EventPage, type IndexedEvent } from "./turn-events-object.js";
+export { ingressEventSink, type TurnEventSink } from "./turn-event-sink.js";
 export { journaledModel } from "./journaled-model.js";
 export type { ModelRetryPolicy } from "./model-retry.js";
 export { inProcessAgent, type InProcessAgent } from "./in-process-agent.js";

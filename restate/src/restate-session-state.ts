@@ -1,5 +1,6 @@
 import type { SessionState, SessionStore } from "@weft/core";
 import type { ObjectContext } from "@restatedev/restate-sdk";
+import type { JournalEvents } from "./journal-events.js";
 
 /** The object's state key holding the session. */
 export const SESSION_KEY = "session";
@@ -9,14 +10,14 @@ export const SESSION_KEY = "session";
  * worker runs the next turn. The state to save passes through a step first, so a replay writes the
  * bytes the first run wrote (timings in it differ from run to run).
  */
-export function restateSessionState(ctx: ObjectContext): SessionStore {
+export function restateSessionState(ctx: ObjectContext, steps: JournalEvents): SessionStore {
   let saves = 0;
   return {
     async get() {
       return (await ctx.get<SessionState>(SESSION_KEY)) ?? undefined;
     },
     async save(_sessionId, state) {
-      const journaled = await ctx.run(`save session ${++saves}`, async () => state);
+      const journaled = await steps.step(`save session ${++saves}`, async () => state);
       ctx.set(SESSION_KEY, journaled);
     },
   };

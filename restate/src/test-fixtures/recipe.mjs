@@ -2,10 +2,12 @@
 // Its model is scripted by the transcript: for "refund N" it calls record(N) then slow(N) and then
 // answers; for "approve N" it calls approval(N) (which suspends until answered); for "fail S" the model
 // call fails with an HTTP S from the provider (given ProviderError); otherwise it echoes.
-// With logDeltas, every text.delta feedback event is logged ("delta <text>").
-export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, logDeltas = false }) {
+// With logDeltas, every text.delta feedback event is logged ("delta <text>"); with logEvents, every
+// feedback event's type ("event <type>").
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, logDeltas = false, logEvents = false }) {
   const kernel = createKernel();
   if (logDeltas) kernel.hooks.feedback.tap((event) => event.type === "text.delta" && log(`delta ${event.delta}`));
+  if (logEvents) kernel.hooks.feedback.tap((event) => log(`event ${event.type}`));
   const record = defineTool({
     name: "record",
     description: "Record a refund",
@@ -58,6 +60,16 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
     return `done ${user}: ${messages.filter((message) => message.role === "tool").slice(-2).map((message) => message.content).join(", ")}`;
   };
   const model = scriptedModel(Array.from({ length: 50 }, () => reply));
+  if (hangWhat === "stream") {
+    const stream = model.stream.bind(model);
+    model.stream = async function* (request) {
+      const afterTools = request.messages[request.messages.length - 1]?.role === "tool";
+      for await (const event of stream(request)) {
+        yield event;
+        if (afterTools && event.type === "text") await hang("stream");
+      }
+    };
+  }
   return {
     model,
     kernel,
