@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import * as clients from "@restatedev/restate-sdk-clients";
 import type { AgentResponse } from "@weft/core";
-import type { Message, PendingAnswer, Suspension } from "@weft/sdk";
+import type { Message, PendingAnswer, StoredSession, Suspension } from "@weft/sdk";
 import { DEFAULT_AGENT_OBJECT, type RestateAgentObject } from "./agent-object.js";
 import { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";
 import type { TurnStreamEvent } from "./journal-events.js";
+import { SESSION_KEY } from "./object-session-store.js";
 import { DEFAULT_EVENTS_OBJECT, type IndexedEvent, type TurnEventsObject } from "./turn-events-object.js";
 
 export interface RestateAgentClientOptions {
   /** The Restate ingress, e.g. `http://127.0.0.1:8080`. */
   ingressUrl: string;
-  /** The admin API, for `awaiting` (reads the object's state with no worker running). */
+  /** The admin API, for `awaiting` and `stored` (they read the object's state with no worker running). */
   adminUrl?: string;
   name?: string;
   /** The relay object's name, as the workers were given it (default `weft-events`). */
@@ -47,6 +48,8 @@ export interface RestateAgentClient {
   messages(sessionId: string): Promise<Message[]>;
   /** What a session waits on, read from Restate's state by the admin API: needs no worker. */
   awaiting(sessionId: string): Promise<Awaiting | undefined>;
+  /** The session as stored (the sdk's `StoredSession`, as the SQLite and PostgreSQL stores keep it), by the admin API. */
+  stored(sessionId: string): Promise<StoredSession | undefined>;
   /** Resolves an awakeable through the ingress alone: answers while no worker runs. */
   resolve(awakeableId: string, answer: PendingAnswer): Promise<void>;
 }
@@ -66,6 +69,20 @@ export function restateAgentClient(options: RestateAgentClientOptions): RestateA
       next = page.next;
       if (page.ended) return;
     }
+  }
+  /** One state value of a session's object, read through the admin API's SQL (no worker runs for it). */
+  async function readState<T>(sessionId: string, key: string): Promise<T | undefined> {
+    if (!options.adminUrl) throw new Error("restateAgentClient: awaiting() and stored() read state through the admin API; give adminUrl");
+    const query = `SELECT value_utf8 FROM state WHERE service_name = '${sql(name)}' AND service_key = '${sql(sessionId)}' AND key = '${sql(key)}'`;
+    const response = await fetch(`${options.adminUrl}/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    if (!response.ok) throw new Error(`restate admin query failed: ${response.status} ${await response.text()}`);
+    const { rows } = (await response.json()) as { rows: { value_utf8: string }[] };
+    const row = rows[0];
+    return row ? (JSON.parse(row.value_utf8) as T) : undefined;
   }
   const client: RestateAgentClient = {
     process: async (sessionId, input) => object(sessionId).process(input),
@@ -89,19 +106,8 @@ export function restateAgentClient(options: RestateAgentClientOptions): RestateA
     answer: async (sessionId, answer) => object(sessionId).answer(answer),
     pending: async (sessionId) => object(sessionId).pending(),
     messages: async (sessionId) => object(sessionId).messages(),
-    async awaiting(sessionId) {
-      if (!options.adminUrl) throw new Error("restateAgentClient: awaiting() reads state through the admin API; give adminUrl");
-      const query = `SELECT value_utf8 FROM state WHERE service_name = '${sql(name)}' AND service_key = '${sql(sessionId)}' AND key = '${AWAITING_KEY}'`;
-      const response = await fetch(`${options.adminUrl}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ query }),
-      });
-      if (!response.ok) throw new Error(`restate admin query failed: ${response.status} ${await response.text()}`);
-      const { rows } = (await response.json()) as { rows: { value_utf8: string }[] };
-      const row = rows[0];
-      return row ? (JSON.parse(row.value_utf8) as Awaiting) : undefined;
-    },
+    awaiting: (sessionId) => readState<Awaiting>(sessionId, AWAITING_KEY),
+    stored: (sessionId) => readState<StoredSession>(sessionId, SESSION_KEY),
     resolve: (awakeableId, answer) => ingress.resolveAwakeable(awakeableId, answer),
   };
   return client;

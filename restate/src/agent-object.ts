@@ -1,13 +1,13 @@
 import * as restate from "@restatedev/restate-sdk";
-import { createAgent, type AgentResponse, type SessionState } from "@weft/core";
-import { errorMessage, isAbortError, isWeftError, type Kernel, type Message, type PendingAnswer, type Suspension } from "@weft/sdk";
+import { createAgent, versionedSessionStore, type AgentResponse, type SessionStore } from "@weft/core";
+import { errorMessage, isAbortError, isWeftError, type Kernel, type Message, type PendingAnswer, type StoredSession, type Suspension } from "@weft/sdk";
 import type { AgentRecipe } from "./agent-recipe.js";
 import { AWAITING_KEY, awakeableWaitFor, type Awaiting } from "./awakeable-wait-for.js";
 import { JournalEvents } from "./journal-events.js";
 import { journaledKernel } from "./journaled-kernel.js";
 import { journaledModel } from "./journaled-model.js";
 import type { ModelRetryPolicy } from "./model-retry.js";
-import { SESSION_KEY, restateSessionState } from "./restate-session-state.js";
+import { SESSION_KEY, objectSessionStore } from "./object-session-store.js";
 import { ingressEventSink, type TurnEventSink } from "./turn-event-sink.js";
 import { DEFAULT_EVENTS_OBJECT } from "./turn-events-object.js";
 
@@ -44,7 +44,7 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
           ...parts.settings,
           model: journaledModel(steps, parts.model, options.modelRetry),
           kernel: journaledKernel(ctx, steps, parts.kernel, sessionId),
-          store: restateSessionState(ctx, steps),
+          store: agentStore(ctx, steps),
           waitFor: awakeableWaitFor(ctx, steps),
           sessionId,
         });
@@ -72,13 +72,23 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
         return (await ctx.get<Awaiting>(AWAITING_KEY))?.suspension ?? null;
       }),
       messages: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Message[]> => {
-        return (await ctx.get<SessionState>(SESSION_KEY))?.messages ?? [];
+        return (await ctx.get<StoredSession>(SESSION_KEY))?.messages ?? [];
       }),
     },
   });
 }
 
 export type RestateAgentObject = ReturnType<typeof restateAgent>;
+
+/**
+ * The session through the sdk's store contract and core's adapter, as in-process agents keep theirs.
+ * Without write-ahead records: Restate's journal already keeps a turn that stops midway, and each
+ * record would be one more step.
+ */
+function agentStore(ctx: restate.ObjectContext, steps: JournalEvents): SessionStore {
+  const store = versionedSessionStore(objectSessionStore(ctx, steps));
+  return { get: (sessionId) => store.get(sessionId), save: (sessionId, state) => store.save(sessionId, state) };
+}
 
 function eventSink(events: RestateAgentOptions["events"], topic: string, kernel: Kernel): TurnEventSink | undefined {
   if (!events) return undefined;

@@ -3,6 +3,7 @@ export { restateAgentClient, type RestateAgentClient, type RestateAgentClientOpt
 export type { AgentParts, AgentRecipe } from "./agent-recipe.js";
 export { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";
 export { journaledKernel } from "./journaled-kernel.js";
+export { objectSessionStore, SESSION_KEY } from "./object-session-store.js";
 export { JournalEvents, type EventKey, type KeyedEvent, type TurnStreamEvent } from "./journal-events.js";
 export { turnEventsObject, DEFAULT_EVENTS_OBJECT, type TurnEventsObject, type TurnEventsOptions, type EventPage, type IndexedEvent } from "./turn-events-object.js";
 export { ingressEventSink, type TurnEventSink } from "./turn-event-sink.js";

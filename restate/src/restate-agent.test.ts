@@ -2,7 +2,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKernel } from "@weft/core";
+import { createKernel, todowriteTool, versionedSessionStore } from "@weft/core";
+import { memorySessionStore } from "@weft/sessions";
 import { defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { inProcessAgent } from "./in-process-agent.js";
@@ -275,6 +276,35 @@ describe("an agent session on Restate", () => {
       "turn.finished",
       "response",
     ]);
+  });
+
+  it("keeps the session through the sdk's store contract: the document an in-process agent on @weft/sessions keeps, todos included", async () => {
+    const effects = join(dir, "plan.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    expect(await client.process("plan", "plan 11")).toMatchObject({ status: "done" });
+    await stopWorker(first);
+    // Another worker runs the next turn: it loads the todo list with the session, or its save would drop it.
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.process("plan", "thanks")).toMatchObject({ status: "done", content: "echo thanks" });
+    const onRestate = await client.stored("plan");
+
+    // The same two turns in-process, each on a fresh agent, on the sdk's memory store through core's adapter.
+    const store = memorySessionStore();
+    const local = join(dir, "plan-in-process.log");
+    for (const input of ["plan 11", "thanks"]) {
+      const parts = () => recipeParts({ createKernel, defineTool, scriptedModel, todowriteTool, log: (line: string) => appendFileSync(local, `${line}\n`) });
+      const { agent, close } = await inProcessAgent(parts, { store: versionedSessionStore(store), sessionId: "plan" });
+      await agent.process(input);
+      await close();
+    }
+    const inProcess = await store.load("plan");
+    expect(onRestate?.services.todos).toEqual([{ content: "refund order 11", status: "in_progress" }]);
+    expect(onRestate?.services).toEqual(inProcess?.services);
+    expect(onRestate?.messages).toEqual(inProcess?.messages);
+    expect(onRestate?.prompt).toBe("You handle refunds.");
+    expect(onRestate).toMatchObject({ sessionId: "plan", version: 2, records: [] });
   });
 
   it("retries a failing model call as the retry policy says, and a provider's refusal not at all", async () => {

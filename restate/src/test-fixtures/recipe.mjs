@@ -1,10 +1,11 @@
 // The agent the Restate tests run: the same recipe in-process and on Restate.
 // Its model is scripted by the transcript: for "refund N" it calls record(N) then slow(N) and then
 // answers; for "approve N" it calls approval(N) (which suspends until answered); for "fail S" the model
-// call fails with an HTTP S from the provider (given ProviderError); otherwise it echoes.
+// call fails with an HTTP S from the provider (given ProviderError); for "plan N" it writes its todo
+// list with todowrite (given todowriteTool); otherwise it echoes.
 // With logDeltas, every text.delta feedback event is logged ("delta <text>"); with logEvents, every
 // feedback event's type ("event <type>").
-export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, logDeltas = false, logEvents = false }) {
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, todowriteTool, logDeltas = false, logEvents = false }) {
   const kernel = createKernel();
   if (logDeltas) kernel.hooks.feedback.tap((event) => event.type === "text.delta" && log(`delta ${event.delta}`));
   if (logEvents) kernel.hooks.feedback.tap((event) => log(`event ${event.type}`));
@@ -50,6 +51,7 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
       log(`model call 1 ${user}`);
       if (user.startsWith("refund")) return { toolCalls: [{ id: `rec-${order}`, name: "record", arguments: { order } }, { id: `slow-${order}`, name: "slow", arguments: { order } }] };
       if (user.startsWith("approve")) return { toolCalls: [{ id: `ok-${order}`, name: "approval", arguments: { order } }] };
+      if (user.startsWith("plan")) return { toolCalls: [{ id: `plan-${order}`, name: "todowrite", arguments: { todos: [{ content: `refund order ${order}`, status: "in_progress" }] } }] };
       return `echo ${user}`;
     }
     if (hangWhat === "model") {
@@ -73,7 +75,8 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
   return {
     model,
     kernel,
-    session: { prompt: "You handle refunds.", tools: [record, slow, approval] },
+    // The session's todos service holds the list; the fallback serves calls made outside a session.
+    session: { prompt: "You handle refunds.", tools: [record, slow, approval, ...(todowriteTool ? [todowriteTool(() => ({ get: () => [], set: () => {} }))] : [])] },
     settings: { parallelToolCalls: false },
     close: () => kernel.close(),
   };

@@ -8,7 +8,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import * as restate from "@restatedev/restate-sdk";
-import { createKernel } from "@weft/core";
+import { createKernel, todowriteTool } from "@weft/core";
 import { ProviderError, defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { restateAgent, turnEventsObject } from "../../dist/index.js";
@@ -23,7 +23,7 @@ const hang = (what) => {
 
 const agent = restateAgent(
   () =>
-    recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, logDeltas: LOG_DELTAS === "1", logEvents: LOG_EVENTS === "1" }),
+    recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, todowriteTool, logDeltas: LOG_DELTAS === "1", logEvents: LOG_EVENTS === "1" }),
   {
     // MODEL_RETRY: the model retry policy as JSON.
     ...(MODEL_RETRY ? { modelRetry: JSON.parse(MODEL_RETRY) } : {}),
