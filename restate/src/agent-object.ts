@@ -38,6 +38,11 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
     handlers: {
       process: async (ctx: restate.ObjectContext, input: string): Promise<AgentResponse> => {
         const parts = await recipe();
+        // Request-response mode ends an attempt at each step and leaves the handler suspended, its
+        // `finally` never run: what the recipe built (a kernel, MCP servers) is closed as the attempt ends.
+        let closing: Promise<void> | undefined;
+        const release = () => (closing ??= Promise.resolve(parts.close?.()));
+        ctx.request().attemptCompletedSignal.addEventListener("abort", () => void release(), { once: true });
         const sessionId = ctx.key;
         const steps = new JournalEvents(ctx, eventSink(options.events, `${sessionId}/${ctx.request().id}`, parts.kernel));
         const agent = createAgent({
@@ -60,7 +65,7 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
           throw terminal;
         } finally {
           await agent.close();
-          await parts.close?.();
+          await release();
         }
       },
       answer: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext, answer: PendingAnswer): Promise<void> => {

@@ -307,6 +307,19 @@ describe("an agent session on Restate", () => {
     expect(onRestate).toMatchObject({ sessionId: "plan", version: 2, records: [] });
   });
 
+  it("closes what the recipe built at the end of every attempt, though request-response mode suspends the handler at each step", async () => {
+    const effects = join(dir, "lifecycle.log");
+    const port = await freePort();
+    const one = await worker(port, effects, { LOG_LIFECYCLE: "1" });
+    await server.register(`http://127.0.0.1:${port}`);
+    expect(await client.process("lifecycle", "refund 12")).toMatchObject({ status: "done" });
+    const built = lines(effects).filter((line) => line === "parts built").length;
+    // One attempt per step at least (two model calls, two tools, the save): each built its own kernel (and MCP servers, in an application).
+    expect(built).toBeGreaterThanOrEqual(5);
+    expect(lines(effects).filter((line) => line === "parts closed")).toHaveLength(built);
+    await stopWorker(one);
+  });
+
   it("retries a failing model call as the retry policy says, and a provider's refusal not at all", async () => {
     const effects = join(dir, "retry.log");
     const port = await freePort();

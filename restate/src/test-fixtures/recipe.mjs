@@ -4,9 +4,10 @@
 // call fails with an HTTP S from the provider (given ProviderError); for "plan N" it writes its todo
 // list with todowrite (given todowriteTool); otherwise it echoes.
 // With logDeltas, every text.delta feedback event is logged ("delta <text>"); with logEvents, every
-// feedback event's type ("event <type>").
-export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, todowriteTool, logDeltas = false, logEvents = false }) {
+// feedback event's type ("event <type>"); with logLifecycle, each build and close of the parts.
+export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang, hangWhat, worker = "in-process", ProviderError, todowriteTool, logDeltas = false, logEvents = false, logLifecycle = false }) {
   const kernel = createKernel();
+  if (logLifecycle) log("parts built");
   if (logDeltas) kernel.hooks.feedback.tap((event) => event.type === "text.delta" && log(`delta ${event.delta}`));
   if (logEvents) kernel.hooks.feedback.tap((event) => log(`event ${event.type}`));
   const record = defineTool({
@@ -78,6 +79,9 @@ export function recipeParts({ createKernel, defineTool, scriptedModel, log, hang
     // The session's todos service holds the list; the fallback serves calls made outside a session.
     session: { prompt: "You handle refunds.", tools: [record, slow, approval, ...(todowriteTool ? [todowriteTool(() => ({ get: () => [], set: () => {} }))] : [])] },
     settings: { parallelToolCalls: false },
-    close: () => kernel.close(),
+    close: () => {
+      if (logLifecycle) log("parts closed");
+      return kernel.close();
+    },
   };
 }

@@ -4,7 +4,8 @@
 // ("model"), or after the first word a model call streams after a tool round ("stream"), writing a
 // line "hanging <what>" first, so the test can SIGKILL it there. INGRESS_URL: the turn's events go to
 // the relay object (served here too) through that ingress. LOG_EVENTS=1: every feedback event the
-// worker's kernel hears is logged ("event <type>").
+// worker's kernel hears is logged ("event <type>"); LOG_LIFECYCLE=1: each build and close of the
+// recipe's parts.
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import * as restate from "@restatedev/restate-sdk";
@@ -14,7 +15,7 @@ import { scriptedModel } from "@weft/sdk/testing";
 import { restateAgent, turnEventsObject } from "../../dist/index.js";
 import { recipeParts } from "./recipe.mjs";
 
-const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker", MODEL_RETRY, LOG_DELTAS, LOG_EVENTS, INGRESS_URL } = process.env;
+const { WORKER_PORT, SIDE_EFFECTS, HANG = "", WORKER_NAME = "worker", MODEL_RETRY, LOG_DELTAS, LOG_EVENTS, LOG_LIFECYCLE, INGRESS_URL } = process.env;
 const log = (line) => appendFileSync(SIDE_EFFECTS, `${line}\n`);
 const hang = (what) => {
   log(`hanging ${what} ${WORKER_NAME}`);
@@ -23,7 +24,7 @@ const hang = (what) => {
 
 const agent = restateAgent(
   () =>
-    recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, todowriteTool, logDeltas: LOG_DELTAS === "1", logEvents: LOG_EVENTS === "1" }),
+    recipeParts({ createKernel, defineTool, scriptedModel, log, hang: HANG ? hang : undefined, hangWhat: HANG, worker: WORKER_NAME, ProviderError, todowriteTool, logDeltas: LOG_DELTAS === "1", logEvents: LOG_EVENTS === "1", logLifecycle: LOG_LIFECYCLE === "1" }),
   {
     // MODEL_RETRY: the model retry policy as JSON.
     ...(MODEL_RETRY ? { modelRetry: JSON.parse(MODEL_RETRY) } : {}),
