@@ -15,11 +15,12 @@ const ATTEMPTS = 5;
 /**
  * Sends a turn's events to its relay object through the Restate ingress, in order: one batch in
  * flight at a time, the events that arrive meanwhile forming the next, so a fast token stream costs
- * one call per round trip rather than one per delta. Resent batches are harmless: the relay drops
- * what it has by key.
+ * one call per round trip rather than one per delta. A batch is a one-way call: sent once Restate has
+ * it in its log (durably, in the object's queue, which keeps their order), before the relay ran it.
+ * Resent batches are harmless: the relay drops what it has by key.
  */
 export function ingressEventSink(ingressUrl: string, objectName: string, topic: string, onError: (error: unknown) => void): TurnEventSink {
-  const relay = clients.connect({ url: ingressUrl }).objectClient<TurnEventsObject>({ name: objectName }, topic);
+  const relay = clients.connect({ url: ingressUrl }).objectSendClient<TurnEventsObject>({ name: objectName }, topic);
   let queued: KeyedEvent[] = [];
   let pumping: Promise<void> | undefined;
   const pump = async () => {
