@@ -76,7 +76,7 @@ export class JournalEvents {
           try {
             return await this.#runs.run(run, action);
           } finally {
-            // A step counts as done once what it reported has reached the caller's relay.
+            // A step counts as done once what it reported is in Restate's log, on its way to the relay.
             await this.#sink?.flush();
           }
         },
