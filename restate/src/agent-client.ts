@@ -3,6 +3,7 @@ import * as clients from "@restatedev/restate-sdk-clients";
 import type { AgentResponse } from "@weft/core";
 import type { Message, PendingAnswer, StoredSession, Suspension } from "@weft/sdk";
 import { DEFAULT_AGENT_OBJECT, type RestateAgentObject } from "./agent-object.js";
+import { adminQuery, sqlText } from "./admin-query.js";
 import { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";
 import type { TurnStreamEvent } from "./journal-events.js";
 import { SESSION_KEY } from "./object-session-store.js";
@@ -73,15 +74,8 @@ export function restateAgentClient(options: RestateAgentClientOptions): RestateA
   /** One state value of a session's object, read through the admin API's SQL (no worker runs for it). */
   async function readState<T>(sessionId: string, key: string): Promise<T | undefined> {
     if (!options.adminUrl) throw new Error("restateAgentClient: awaiting() and stored() read state through the admin API; give adminUrl");
-    const query = `SELECT value_utf8 FROM state WHERE service_name = '${sql(name)}' AND service_key = '${sql(sessionId)}' AND key = '${sql(key)}'`;
-    const response = await fetch(`${options.adminUrl}/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query }),
-    });
-    if (!response.ok) throw new Error(`restate admin query failed: ${response.status} ${await response.text()}`);
-    const { rows } = (await response.json()) as { rows: { value_utf8: string }[] };
-    const row = rows[0];
+    const query = `SELECT value_utf8 FROM state WHERE service_name = '${sqlText(name)}' AND service_key = '${sqlText(sessionId)}' AND key = '${sqlText(key)}'`;
+    const row = (await adminQuery<{ value_utf8: string }>(options.adminUrl, query))[0];
     return row ? (JSON.parse(row.value_utf8) as T) : undefined;
   }
   const client: RestateAgentClient = {
@@ -111,8 +105,4 @@ export function restateAgentClient(options: RestateAgentClientOptions): RestateA
     resolve: (awakeableId, answer) => ingress.resolveAwakeable(awakeableId, answer),
   };
   return client;
-}
-
-function sql(text: string): string {
-  return text.replaceAll("'", "''");
 }

@@ -1,6 +1,18 @@
 import * as restate from "@restatedev/restate-sdk";
 import { createAgent, versionedSessionStore, type AgentResponse, type SessionStore } from "@weft/core";
-import { errorMessage, isAbortError, isWeftError, type Kernel, type Message, type PendingAnswer, type StoredSession, type Suspension } from "@weft/sdk";
+import {
+  SessionConflictError,
+  errorMessage,
+  isAbortError,
+  isWeftError,
+  type Kernel,
+  type Message,
+  type PendingAnswer,
+  type SessionSnapshot,
+  type StoredSession,
+  type Suspension,
+  type TurnRecord,
+} from "@weft/sdk";
 import type { AgentRecipe } from "./agent-recipe.js";
 import { AWAITING_KEY, awakeableWaitFor, type Awaiting } from "./awakeable-wait-for.js";
 import { JournalEvents } from "./journal-events.js";
@@ -79,11 +91,38 @@ export function restateAgent(recipe: AgentRecipe, options: RestateAgentOptions =
       messages: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Message[]> => {
         return (await ctx.get<StoredSession>(SESSION_KEY))?.messages ?? [];
       }),
+      // The session through the store contract from outside a turn (restateSessionStore): the same
+      // document the turns write, behind the same lock.
+      load: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<StoredSession | null> => {
+        return (await ctx.get<StoredSession>(SESSION_KEY)) ?? null;
+      }),
+      save: async (ctx: restate.ObjectContext, { snapshot, expectedVersion }: { snapshot: SessionSnapshot; expectedVersion: number }): Promise<WriteOutcome> =>
+        outcome(() => handlerStore(ctx).save(ctx.key, snapshot, expectedVersion)),
+      append: async (ctx: restate.ObjectContext, { record, expectedVersion }: { record: TurnRecord; expectedVersion: number }): Promise<WriteOutcome> =>
+        outcome(() => handlerStore(ctx).append(ctx.key, record, expectedVersion)),
+      delete: async (ctx: restate.ObjectContext): Promise<boolean> => handlerStore(ctx).delete(ctx.key),
     },
   });
 }
 
 export type RestateAgentObject = ReturnType<typeof restateAgent>;
+
+/** A store write as the object answers it: the new version, or the version that made it conflict (null: none). */
+export type WriteOutcome = { ok: true; version: number } | { ok: false; actual: number | null };
+
+function handlerStore(ctx: restate.ObjectContext) {
+  return objectSessionStore(ctx, (name, action) => ctx.run(name, action));
+}
+
+/** A conflict is an answer, not a failure: the caller turns it back into SessionConflictError. */
+async function outcome(write: () => Promise<number>): Promise<WriteOutcome> {
+  try {
+    return { ok: true, version: await write() };
+  } catch (error) {
+    if (error instanceof SessionConflictError) return { ok: false, actual: error.actualVersion ?? null };
+    throw error;
+  }
+}
 
 /**
  * The session through the sdk's store contract and core's adapter, as in-process agents keep theirs.
@@ -91,7 +130,7 @@ export type RestateAgentObject = ReturnType<typeof restateAgent>;
  * record would be one more step.
  */
 function agentStore(ctx: restate.ObjectContext, steps: JournalEvents): SessionStore {
-  const store = versionedSessionStore(objectSessionStore(ctx, steps));
+  const store = versionedSessionStore(objectSessionStore(ctx, (name, action) => steps.step(name, action)));
   return { get: (sessionId) => store.get(sessionId), save: (sessionId, state) => store.save(sessionId, state) };
 }
 

@@ -1,4 +1,5 @@
-export { restateAgent, DEFAULT_AGENT_OBJECT, type RestateAgentObject, type RestateAgentOptions } from "./agent-object.js";
+export { restateAgent, DEFAULT_AGENT_OBJECT, type RestateAgentObject, type RestateAgentOptions, type WriteOutcome } from "./agent-object.js";
+export { restateSessionStore, type RestateSessionStoreOptions } from "./restate-session-store.js";
 export { restateAgentClient, type RestateAgentClient, type RestateAgentClientOptions, type TurnHandle } from "./agent-client.js";
 export type { AgentParts, AgentRecipe } from "./agent-recipe.js";
 export { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";

@@ -1,6 +1,8 @@
 import type { ObjectContext } from "@restatedev/restate-sdk";
 import { SessionConflictError, type SessionSnapshot, type SessionStore, type SessionSummary, type StoredSession, type TurnRecord } from "@weft/sdk";
-import type { JournalEvents } from "./journal-events.js";
+
+/** How a write is made durable: the agent's journaled steps, or a plain `ctx.run` in a store handler. */
+export type Journal = <T>(name: string, action: () => Promise<T>) => Promise<T>;
 
 /** The object's state key holding the session, as the sdk's `StoredSession`. */
 export const SESSION_KEY = "session";
@@ -13,7 +15,7 @@ export const SESSION_KEY = "session";
  * step, so a replay writes the bytes the first run wrote (its time included). The object's lock
  * already keeps two turns of one session apart; the versions are checked all the same.
  */
-export function objectSessionStore(ctx: ObjectContext, steps: JournalEvents): SessionStore {
+export function objectSessionStore(ctx: ObjectContext, journal: Journal): SessionStore {
   let writes = 0;
   const current = async (sessionId: string): Promise<StoredSession | undefined> => {
     if (sessionId !== ctx.key) throw new Error(`the session object "${ctx.key}" keeps that session only, not "${sessionId}"`);
@@ -22,7 +24,9 @@ export function objectSessionStore(ctx: ObjectContext, steps: JournalEvents): Se
   const write = async (sessionId: string, expectedVersion: number, next: (stored: StoredSession | undefined) => Omit<StoredSession, "version" | "updatedAt">): Promise<number> => {
     const stored = await current(sessionId);
     if ((stored?.version ?? 0) !== expectedVersion) throw new SessionConflictError(sessionId, expectedVersion, stored?.version);
-    const written = await steps.step(`save session ${++writes}`, async () => ({ ...next(stored), version: expectedVersion + 1, updatedAt: new Date().toISOString() }));
+    // Refused before the step: a step that throws would be retried.
+    const document = next(stored);
+    const written = await journal(`save session ${++writes}`, async () => ({ ...document, version: expectedVersion + 1, updatedAt: new Date().toISOString() }));
     ctx.set(SESSION_KEY, written);
     return written.version;
   };
