@@ -1,8 +1,8 @@
 // The Restate runner against the in-process agent, on the same recipe and script (a turn of two
-// model calls and two tool calls): the per-step overhead as a ratio, and sessions completed per
-// second with one and two workers. Needs Node 22 (the Restate SDK does); scripts/ci-restate.sh
-// installs it:
-//   bash scripts/ci-restate.sh --help >/dev/null; "$(scripts/node22.sh)" bench/src/durable-restate.mjs
+// model calls and two tool calls): the per-step overhead as a ratio, the same with the turn's events
+// sent to the caller's relay, and sessions completed per second with one and two workers. Needs
+// Node 22 (the Restate SDK does): "$(scripts/node22.sh)" bench/src/durable-restate.mjs [--json]
+// (bench/src/durable.mjs runs it three times and gives ranges).
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createKernel } from "@weft/core";
@@ -33,8 +33,8 @@ async function inProcessTurns() {
 }
 
 const workers = [];
-async function startWorker(port) {
-  const child = spawn(process.execPath, [WORKER], { stdio: "ignore", env: { PATH: process.env.PATH, WORKER_PORT: String(port), SIDE_EFFECTS: "/dev/null" } });
+async function startWorker(port, env = {}) {
+  const child = spawn(process.execPath, [WORKER], { stdio: "ignore", env: { PATH: process.env.PATH, WORKER_PORT: String(port), SIDE_EFFECTS: "/dev/null", ...env } });
   workers.push(child);
   for (;;) {
     const up = await fetch(`http://127.0.0.1:${port}/discover`).then((response) => response.status < 500, () => false);
@@ -49,6 +49,8 @@ try {
   const client = restateAgentClient({ ingressUrl: server.ingressUrl });
   const ports = [await freePort(), await freePort()];
   for (const port of ports) await startWorker(port);
+  const streaming = await freePort();
+  await startWorker(streaming, { INGRESS_URL: server.ingressUrl });
 
   async function deployment(upstreams, label) {
     const balancer = await startBalancer(upstreams.map((port) => `http://127.0.0.1:${port}`));
@@ -60,13 +62,16 @@ try {
 
   await deployment([ports[0]], "one");
   const local = await inProcessTurns();
-  const samples = [];
-  for (let index = 0; index < TURNS; index++) {
-    const started = performance.now();
-    await client.process(`seq-${index}`, `refund ${index}`);
-    samples.push(performance.now() - started);
-  }
-  const durable = median(samples);
+  const sequential = async (label) => {
+    const samples = [];
+    for (let index = 0; index < TURNS; index++) {
+      const started = performance.now();
+      await client.process(`${label}-${index}`, `refund ${index}`);
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
+  };
+  const durable = await sequential("seq");
 
   const throughput = async (label) => {
     const started = performance.now();
@@ -76,12 +81,20 @@ try {
   const oneWorker = await throughput("one");
   await deployment(ports, "two");
   const twoWorkers = await throughput("two");
+  await deployment([streaming], "events");
+  const withEvents = await sequential("events");
 
-  console.log(`Restate runner vs in-process agent (${TURNS} sequential turns of ${STEPS_PER_TURN} steps, median per turn)`);
+  if (process.argv.includes("--json")) {
+    console.log(JSON.stringify({ turns: TURNS, sessions: SESSIONS, stepsPerTurn: STEPS_PER_TURN, inProcessMs: local, restateMs: durable, withEventsMs: withEvents, oneWorker, twoWorkers }));
+    process.exitCode = 0;
+  } else {
+    console.log(`Restate runner vs in-process agent (${TURNS} sequential turns of ${STEPS_PER_TURN} steps, median per turn)`);
   console.log(`in-process turn        ${local.toFixed(2)} ms`);
   console.log(`restate turn           ${durable.toFixed(2)} ms   ${(durable / local).toFixed(1)}x in-process`);
   console.log(`per step overhead      ${((durable - local) / STEPS_PER_TURN).toFixed(2)} ms   (restate - in-process) / ${STEPS_PER_TURN} steps`);
+  console.log(`with events to caller   ${withEvents.toFixed(2)} ms   ${(withEvents / durable).toFixed(2)}x without`);
   console.log(`sessions/s (${SESSIONS} concurrent one-turn sessions): 1 worker ${oneWorker.toFixed(1)}, 2 workers ${twoWorkers.toFixed(1)} (${(twoWorkers / oneWorker).toFixed(2)}x)`);
+  }
 } finally {
   for (const balancer of balancers) await balancer.close();
   for (const child of workers) {

@@ -1,7 +1,8 @@
 // Write-ahead cost per tool call: what making one tool result durable costs in each store, as a
-// ratio to the file store (which can only rewrite the whole session). Runs on the workspace's Node 20
-// (better-sqlite3 is built for it). PostgreSQL needs a server:
-//   bash scripts/ci-postgres.sh node bench/src/durable-stores.mjs
+// ratio to the file store's own write-ahead (one JSON line appended to the session's log). Runs on
+// the workspace's Node 20 (better-sqlite3 is built for it). PostgreSQL needs a server:
+//   bash scripts/ci-postgres.sh node bench/src/durable-stores.mjs [--json]
+// (bench/src/durable.mjs runs it three times and gives ranges).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,9 +37,19 @@ async function measure(name, setup, once) {
 }
 
 const rows = [];
+const state = { version: 1, sessionId: "s", messages, services: {} };
 rows.push(
-  await measure("file (whole-session rewrite)", async () => ({ store: fileSessionStore(join(dir, "files")) }), async ({ store }, index) => {
-    await store.save("s", { version: 1, sessionId: "s", messages: [...messages, ...Array.from({ length: index % 10 }, (_, n) => record(n).message)], services: {} });
+  await measure("file append (write-ahead log line)", async () => {
+    const store = fileSessionStore(join(dir, "appends"));
+    await store.save("s", state);
+    return { store };
+  }, async ({ store }, index) => {
+    await store.append("s", record(index));
+  }),
+);
+rows.push(
+  await measure("file save (whole-session rewrite)", async () => ({ store: fileSessionStore(join(dir, "files")) }), async ({ store }, index) => {
+    await store.save("s", { ...state, messages: [...messages, ...Array.from({ length: index % 10 }, (_, n) => record(n).message)] });
   }),
 );
 const snapshot = { messages, services: {} };
@@ -62,5 +73,9 @@ if (url) {
 rmSync(dir, { recursive: true, force: true });
 
 const file = rows[0].medianMs;
+if (process.argv.includes("--json")) {
+  console.log(JSON.stringify({ calls: CALLS, messages: MESSAGES, rows: rows.map((row) => ({ ...row, ratio: row.medianMs / file })) }));
+  process.exit(0);
+}
 console.log(`write-ahead cost per tool call (${CALLS} calls, a ${MESSAGES}-message session, median)`);
 for (const row of rows) console.log(`${row.name.padEnd(44)} ${row.medianMs.toFixed(3).padStart(8)} ms  ${(row.medianMs / file).toFixed(2)}x file`);

@@ -5,7 +5,10 @@
  * order, so that a burst of noise on a shared machine hits every row alike; then the MCP parallel-start,
  * floor-vs-weft phase-split and streaming-parse benchmarks. Prints the tables and writes results.json (and the README's table).
  *
- *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--no-write] [--profile weft]
+ *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--no-write] [--profile weft] [--durable]
+ *
+ * `--durable` (or `--only durable`) adds the durable rows (src/durable.mjs: the Restate runner against
+ * the in-process agent, the stores' write-ahead cost); they start the Restate server and PostgreSQL.
  *
  * `--profile <names>` runs those rows (frameworks, or mcp-parallel / parse) under --cpu-prof and leaves
  * the profiles in bench/results.raw/profiles (open them in Chrome DevTools).
@@ -33,6 +36,7 @@ const { values: flags } = parseArgs({
     rounds: { type: "string", default: "10" },
     "no-write": { type: "boolean", default: false },
     profile: { type: "string" },
+    durable: { type: "boolean", default: false },
   },
 });
 const only = flags.only?.split(",");
@@ -46,6 +50,8 @@ const nodeFlagsFor = (name) => (profiled.has(name) ? ["--cpu-prof", `--cpu-prof-
 const CHILD_TIMEOUT_MS = 150_000;
 /** The scale rows start up to 20 MCP servers and run 100 sessions at once: they get longer. */
 const SCALE_TIMEOUT_MS = 600_000;
+/** Three runs of the Restate and store benchmarks. */
+const DURABLE_TIMEOUT_MS = 1_800_000;
 
 const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
 const scratch = mkdtempSync(join(tmpdir(), "weft-bench-"));
@@ -136,6 +142,11 @@ try {
     process.stderr.write("parse ... ");
     results.parse = await runChild("parse", "parse-bench.mjs", [JSON.stringify({ fixtures: join(benchDir, "..", "fixtures", "providers") })]);
     process.stderr.write(results.parse.ok ? "done\n" : `FAILED ${oneLine(results.parse.error ?? results.parse.rows?.find((row) => row.error)?.error)}\n`);
+  }
+  if (flags.durable || only?.includes("durable")) {
+    process.stderr.write("durable ... ");
+    results.durable = await runChild("durable", "durable.mjs", [], DURABLE_TIMEOUT_MS);
+    process.stderr.write(results.durable.ok ? `done\n${results.durable.lines.join("\n")}\n` : `FAILED ${oneLine(results.durable.error)}\n`);
   }
 } finally {
   // Not killed: a row writes its --cpu-prof profile as it exits (stop() kills one that hangs).

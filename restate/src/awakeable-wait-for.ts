@@ -1,5 +1,6 @@
 import type { PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
 import type { ObjectContext } from "@restatedev/restate-sdk";
+import type { JournalEvents } from "./journal-events.js";
 
 /** The object's state key naming the awakeable a pending turn waits on, with its request. */
 export const AWAITING_KEY = "awaiting";
@@ -14,8 +15,10 @@ export interface Awaiting {
  * Answers a suspension with a Restate awakeable: the turn waits durably, holding no worker (the
  * invocation suspends), until the host resolves it, by HTTP or with the object's `answer` handler.
  */
-export function awakeableWaitFor(ctx: ObjectContext): WaitFor {
+export function awakeableWaitFor(ctx: ObjectContext, steps: JournalEvents): WaitFor {
   return async (suspension) => {
+    // A step of its own, so the caller hears of the request (`tool.pending`) before the turn waits, once.
+    await steps.step("report pending", async () => null);
     const { id, promise } = ctx.awakeable<PendingAnswer>();
     ctx.set<Awaiting>(AWAITING_KEY, { awakeableId: id, suspension });
     const answer = await promise;

@@ -1,8 +1,13 @@
-export { restateAgent, DEFAULT_AGENT_OBJECT, type RestateAgentObject, type RestateAgentOptions } from "./agent-object.js";
+export { restateAgent, DEFAULT_AGENT_OBJECT, type RestateAgentObject, type RestateAgentOptions, type WriteOutcome } from "./agent-object.js";
+export { restateSessionStore, type RestateSessionStoreOptions } from "./restate-session-store.js";
 export { restateAgentClient, type RestateAgentClient, type RestateAgentClientOptions, type TurnHandle } from "./agent-client.js";
 export type { AgentParts, AgentRecipe } from "./agent-recipe.js";
 export { AWAITING_KEY, type Awaiting } from "./awakeable-wait-for.js";
 export { journaledKernel } from "./journaled-kernel.js";
+export { objectSessionStore, SESSION_KEY } from "./object-session-store.js";
+export { JournalEvents, type EventKey, type KeyedEvent, type TurnStreamEvent } from "./journal-events.js";
+export { turnEventsObject, DEFAULT_EVENTS_OBJECT, type TurnEventsObject, type TurnEventsOptions, type EventPage, type IndexedEvent } from "./turn-events-object.js";
+export { ingressEventSink, type TurnEventSink } from "./turn-event-sink.js";
 export { journaledModel } from "./journaled-model.js";
 export type { ModelRetryPolicy } from "./model-retry.js";
 export { inProcessAgent, type InProcessAgent } from "./in-process-agent.js";

@@ -1,24 +1,37 @@
-import type { ExecuteOptions, Kernel, KernelSession, ToolCallRequest, ToolResult } from "@weft/sdk";
+import type { ExecuteOptions, FeedbackEvent, Kernel, KernelSession, ToolCallRequest, ToolResult } from "@weft/sdk";
 import type { Context } from "@restatedev/restate-sdk";
+import type { JournalEvents } from "./journal-events.js";
+import { sessionServices, type ServiceStates } from "./session-services.js";
 
 type Execute = (call: ToolCallRequest, options?: ExecuteOptions) => Promise<ToolResult>;
 
 /**
  * The kernel with every tool call a journaled step, run through the kernel's one execute path (its
  * gate, time limit and hooks included) once. The tool gets an idempotency key made of the session,
- * the turn (the Restate invocation) and the call id, the same on every retry. The agent runs its
- * calls through the kernel session it opens, so the sessions the kernel hands out are journaled too.
+ * the turn (the Restate invocation) and the call id, the same on every retry; what the call left in
+ * the session's services is journaled with its result and put back on replay. The agent runs its
+ * calls through the kernel session it opens, so the sessions the kernel hands out are journaled too,
+ * and what they report goes through `steps`, which holds back what a replay would report again.
  */
-export function journaledKernel(ctx: Context, kernel: Kernel, sessionId: string): Kernel {
+export function journaledKernel(ctx: Context, steps: JournalEvents, kernel: Kernel, sessionId: string): Kernel {
   const turnId = String(ctx.request().id);
-  const journaled = (run: Execute): Execute => (call, options = {}) => {
+  const journaled = (run: Execute, services?: ReturnType<typeof sessionServices>): Execute => async (call, options = {}) => {
     const callId = call.id ?? "";
     // A call re-run with the host's answer is a step of its own.
     const step = options.answer ? `tool ${callId} answered` : `tool ${callId}`;
-    return ctx.run(step, () => run(call, { ...options, idempotencyKey: `${sessionId}/${turnId}/${callId}` }));
+    const done = await steps.step(step, async (): Promise<{ result: ToolResult; services?: ServiceStates }> => {
+      const result = await run(call, { ...options, idempotencyKey: `${sessionId}/${turnId}/${callId}` });
+      return services ? { result, services: services.save() } : { result };
+    });
+    if (done.services) services?.restore(done.services);
+    return done.result;
   };
-  const session = async (...args: Parameters<Kernel["session"]>): Promise<KernelSession> =>
-    withExecute(await kernel.session(...args), journaled);
+  const session = async (...args: Parameters<Kernel["session"]>): Promise<KernelSession> => {
+    const opened = await kernel.session(...args);
+    opened.hooks.feedback.tap((event) => steps.observed(event));
+    const emit = (event: FeedbackEvent) => steps.emit(event, (passed) => opened.emit(passed));
+    return withExecute(opened, (run) => journaled(run, sessionServices(opened)), { emit });
+  };
   return withExecute(kernel, journaled, { session });
 }
 

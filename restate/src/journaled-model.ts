@@ -1,9 +1,9 @@
 import { WeftError, type AssistantMessage, type ChatModel, type ChatRequest, type StreamEvent } from "@weft/sdk";
-import type { Context } from "@restatedev/restate-sdk";
+import type { JournalEvents } from "./journal-events.js";
 import { runOptionsOf, terminalIfFinal, type ModelRetryPolicy } from "./model-retry.js";
 
 /** What reaches the stream while the step runs; the rest of the reply comes from the step's result. */
-const LIVE_EVENTS = new Set<StreamEvent["type"]>(["text", "reasoning", "notice"]);
+const LIVE_EVENTS = new Set<StreamEvent["type"]>(["text", "reasoning", "output", "notice"]);
 
 /**
  * The model with every call a journaled step: a call that completed is never made again, on this
@@ -11,11 +11,11 @@ const LIVE_EVENTS = new Set<StreamEvent["type"]>(["text", "reasoning", "notice"]
  * the stream while the step runs, and only then: a replayed step (Restate replays the journal to
  * resume an invocation) yields its final message alone, so its deltas are never reported twice.
  */
-export function journaledModel(ctx: Context, model: ChatModel, retry?: ModelRetryPolicy): ChatModel {
+export function journaledModel(steps: JournalEvents, model: ChatModel, retry?: ModelRetryPolicy): ChatModel {
   let calls = 0;
   const runOptions = runOptionsOf<AssistantMessage>(retry);
   const call = (request: ChatRequest, live: (event: StreamEvent) => void = () => {}): Promise<AssistantMessage> =>
-    ctx.run(
+    steps.step(
       `model call ${++calls}`,
       async () => {
         let reply: AssistantMessage | undefined;
@@ -31,6 +31,7 @@ export function journaledModel(ctx: Context, model: ChatModel, retry?: ModelRetr
         return reply;
       },
       runOptions,
+      true,
     );
   return new Proxy(model, {
     get(target, property) {

@@ -2,13 +2,15 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKernel } from "@weft/core";
+import { createKernel, todowriteTool, versionedSessionStore } from "@weft/core";
+import { memorySessionStore } from "@weft/sessions";
 import { defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { inProcessAgent } from "./in-process-agent.js";
 // @ts-expect-error -- the workers' recipe is plain JavaScript, shared with the worker processes
 import { recipeParts } from "./test-fixtures/recipe.mjs";
 import { restateAgentClient, type RestateAgentClient } from "./agent-client.js";
+import type { TurnStreamEvent } from "./journal-events.js";
 import { freePort, startBalancer, startRestateServer, type RestateServer } from "./testing/index.js";
 import { startWorker, type WorkerProcess } from "./test-fixtures/worker-process.js";
 
@@ -158,6 +160,163 @@ describe("an agent session on Restate", () => {
     const deltas = lines(effects).filter((line) => line.startsWith("delta "));
     // As the model streamed them (word by word), and each once.
     expect(deltas.map((line) => line.slice("delta ".length))).toEqual(["done ", "refund ", "9: ", "recorded ", "9, ", "slow ", "done ", "9"]);
+    await stopWorker(one);
+  });
+
+  it("reports model.request, model.response and turn.finished once across a SIGKILL and the replays that resume the turn", async () => {
+    const effects = join(dir, "events-once.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "tool", WORKER_NAME: "A", LOG_EVENTS: "1" });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("events-once", "refund 4");
+    await untilLine(effects, "hanging tool A");
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B", LOG_EVENTS: "1" });
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 4: recorded 4, slow done 4" });
+    // Both workers' feedback subscribers together: request-response mode replays the journal at every
+    // step, and worker B replays all of A's; each agent-loop event is still heard once. `slow` ran
+    // twice (A died in it), so its tool.called is heard twice, its result once.
+    const heard = lines(effects).filter((line) => line.startsWith("event ")).map((line) => line.slice("event ".length));
+    const count = (type: string) => heard.filter((event) => event === type).length;
+    expect(["session.started", "model.request", "model.response", "turn.finished", "tool.returned", "tool.called"].map(count)).toEqual([1, 2, 2, 1, 2, 3]);
+    expect(heard.filter((event) => event !== "text.delta" && event !== "session.closed")).toEqual([
+      "session.started",
+      // The scripted model has no context window: compaction says it is off, once.
+      "model.info-unavailable",
+      "compaction.skipped",
+      "model.request",
+      "model.response",
+      "tool.called",
+      "tool.returned",
+      "tool.called",
+      "tool.called",
+      "tool.returned",
+      "model.request",
+      "model.response",
+      "turn.finished",
+    ]);
+  });
+
+  it("streams a turn's events to the caller through Restate while the step runs, and on after the worker dies mid-stream", async () => {
+    const effects = join(dir, "stream.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { HANG: "stream", WORKER_NAME: "A", INGRESS_URL: server.ingressUrl });
+    await server.register(`http://127.0.0.1:${port}`);
+    const turn = await client.send("stream", "refund 3");
+    const seen: { index: number; event: TurnStreamEvent }[] = [];
+    // Read until the model's first word: worker A is stuck inside that model step, so this came while it ran.
+    for await (const item of client.events(turn)) {
+      seen.push(item);
+      if (item.event.type === "text.delta") break;
+    }
+    expect(lines(effects)).toContain("hanging stream A");
+    expect(seen.map(({ event }) => event.type)).toEqual([
+      "session.started",
+      // The scripted model has no context window: compaction says it is off, once.
+      "model.info-unavailable",
+      "compaction.skipped",
+      "model.request",
+      "model.response",
+      "tool.called",
+      "tool.returned",
+      "tool.called",
+      "tool.returned",
+      "model.request",
+      "text.delta",
+    ]);
+    expect(seen.map(({ index }) => index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await stopWorker(first);
+    await worker(port, effects, { WORKER_NAME: "B", INGRESS_URL: server.ingressUrl });
+    // Read on from the last index seen, as a caller whose connection dropped would.
+    const rest: TurnStreamEvent[] = [];
+    for await (const { event } of client.events(turn, { from: 11 })) rest.push(event);
+    // B replays the journal and runs the model call again: the model.request before it is not reported
+    // twice; the step's new attempt is marked, so a caller drops the first attempt's words.
+    expect(rest).toEqual([
+      { type: "step.retried", step: 4 },
+      ...["done ", "refund ", "3: ", "recorded ", "3, ", "slow ", "done ", "3"].map((delta) => ({ type: "text.delta", delta })),
+      expect.objectContaining({ type: "model.response" }),
+      expect.objectContaining({ type: "turn.finished", status: "done" }),
+      { type: "turn.ended" },
+    ]);
+    expect(await client.result(turn)).toMatchObject({ status: "done", content: "done refund 3: recorded 3, slow done 3" });
+    // The relay keeps them: a second reader gets the same stream from the start.
+    const again: TurnStreamEvent[] = [];
+    for await (const { event } of client.events(turn)) again.push(event);
+    expect(again).toEqual([...seen.map(({ event }) => event), ...rest]);
+  });
+
+  it("runs a turn as a stream for a caller that goes through the ingress, the approval request included", async () => {
+    const effects = join(dir, "stream-approval.log");
+    const port = await freePort();
+    await worker(port, effects, { INGRESS_URL: server.ingressUrl });
+    await server.register(`http://127.0.0.1:${port}`);
+    const types: string[] = [];
+    for await (const event of client.stream("stream-approval", "approve 2")) {
+      types.push(event.type);
+      // The request reaches the caller before the turn waits for it.
+      if (event.type === "tool.pending") await client.answer("stream-approval", { action: "accept" });
+      if (event.type === "response") expect(event.response).toMatchObject({ status: "done", content: "done approve 2: approval: accept" });
+    }
+    expect(types).toEqual([
+      "session.started",
+      // The scripted model has no context window: compaction says it is off, once.
+      "model.info-unavailable",
+      "compaction.skipped",
+      "model.request",
+      "model.response",
+      "tool.called",
+      "tool.returned",
+      "tool.pending",
+      "tool.called",
+      "tool.returned",
+      "model.request",
+      ...Array(5).fill("text.delta"),
+      "model.response",
+      "turn.finished",
+      "response",
+    ]);
+  });
+
+  it("keeps the session through the sdk's store contract: the document an in-process agent on @weft/sessions keeps, todos included", async () => {
+    const effects = join(dir, "plan.log");
+    const port = await freePort();
+    const first = await worker(port, effects, { WORKER_NAME: "A" });
+    await server.register(`http://127.0.0.1:${port}`);
+    expect(await client.process("plan", "plan 11")).toMatchObject({ status: "done" });
+    await stopWorker(first);
+    // Another worker runs the next turn: it loads the todo list with the session, or its save would drop it.
+    await worker(port, effects, { WORKER_NAME: "B" });
+    expect(await client.process("plan", "thanks")).toMatchObject({ status: "done", content: "echo thanks" });
+    const onRestate = await client.stored("plan");
+
+    // The same two turns in-process, each on a fresh agent, on the sdk's memory store through core's adapter.
+    const store = memorySessionStore();
+    const local = join(dir, "plan-in-process.log");
+    for (const input of ["plan 11", "thanks"]) {
+      const parts = () => recipeParts({ createKernel, defineTool, scriptedModel, todowriteTool, log: (line: string) => appendFileSync(local, `${line}\n`) });
+      const { agent, close } = await inProcessAgent(parts, { store: versionedSessionStore(store), sessionId: "plan" });
+      await agent.process(input);
+      await close();
+    }
+    const inProcess = await store.load("plan");
+    expect(onRestate?.services.todos).toEqual([{ content: "refund order 11", status: "in_progress" }]);
+    expect(onRestate?.services).toEqual(inProcess?.services);
+    expect(onRestate?.messages).toEqual(inProcess?.messages);
+    expect(onRestate?.prompt).toBe("You handle refunds.");
+    expect(onRestate).toMatchObject({ sessionId: "plan", version: 2, records: [] });
+  });
+
+  it("closes what the recipe built at the end of every attempt, though request-response mode suspends the handler at each step", async () => {
+    const effects = join(dir, "lifecycle.log");
+    const port = await freePort();
+    const one = await worker(port, effects, { LOG_LIFECYCLE: "1" });
+    await server.register(`http://127.0.0.1:${port}`);
+    expect(await client.process("lifecycle", "refund 12")).toMatchObject({ status: "done" });
+    const built = lines(effects).filter((line) => line === "parts built").length;
+    // One attempt per step at least (two model calls, two tools, the save): each built its own kernel (and MCP servers, in an application).
+    expect(built).toBeGreaterThanOrEqual(5);
+    expect(lines(effects).filter((line) => line === "parts closed")).toHaveLength(built);
     await stopWorker(one);
   });
 
