@@ -45,5 +45,5 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const result = { calls: CALLS, rounds: ROUNDS, oldUsPerCall: median(perCall.old), newUsPerCall: median(perCall.new) };
 result.ratio = result.newUsPerCall / result.oldUsPerCall;
-console.log(JSON.stringify(result, (key, value) => (typeof value === "number" ? Math.round(value * 1000) / 1000 : value)));
+console.log(JSON.stringify(result, (_key, value) => (typeof value === "number" ? Math.round(value * 1000) / 1000 : value)));
 await Promise.all(Object.values(kernels).map((kernel) => kernel.close()));

@@ -100,11 +100,31 @@ describe.each([
     expect(read).toBe('deployed prod (state {"target":"prod"})');
   });
 
+  it("sends a decline to the server, whose answer the model reads", async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: "srv__confirm", arguments: { target: "staging" } }] }, "Not deployed."]);
+    const agent = createAgent({ model, kernel, waitFor: async () => ({ action: "decline" }) });
+    expect(await agent.process("deploy staging")).toMatchObject({ status: "done" });
+    await agent.close();
+    expect(model.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("not deployed: the user said decline");
+  });
+
   it("refreshes the tool list when the server says it changed", async () => {
     expect(await kernel.execute({ name: "srv__add-tool", arguments: {} })).toMatchObject({ output: "added extra" });
     await vi.waitFor(() => expect(events).toContainEqual({ type: "mcp.tools-changed", server: "srv", added: ["srv__extra"], removed: [] }), WAIT);
     expect(await kernel.execute({ name: "srv__extra", arguments: {} })).toMatchObject({ output: "extra" });
   });
+});
+
+describe("a 2025-era stdio server that exits at the server/discover probe", () => {
+  it("is started again and spoken to in 2025-11-25", async () => {
+    const { kernel } = await kernelWith(await entryFor("2025", "stdio", "--exit-on-probe"));
+    try {
+      expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 5, protocol: "2025-11-25" }]);
+      expect(await kernel.execute({ name: "srv__era", arguments: {} })).toMatchObject({ output: "legacy" });
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
 });
 
 describe("a 2026-07-28 server's tools/list cache hint (ttlMs)", () => {

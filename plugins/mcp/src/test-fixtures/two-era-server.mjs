@@ -6,11 +6,14 @@
 //   --http=<port>    Streamable HTTP on 127.0.0.1:<port> (prints "listening <port>"); stdio otherwise
 //   --tools-ttl=<ms> the ttlMs cache hint on tools/list (2026 only)
 //   --log=<file>     appends one JSON line per answered question (what the server received)
+//   --exit-on-probe  (2025, stdio) exits with code 3 when the first message is not `initialize`, as some
+//                    2025-era servers do with the 2026-07-28 `server/discover` probe
 // Tools: echo, era (which era this instance serves), confirm (asks "Deploy <target>?" with a form; 2026: an
 // input_required result whose requestState carries the target, 2025: the SDK's elicitation/create), add-tool
 // (publishes `extra` and says the list changed), add-tool-quietly (publishes `quiet` without a notification).
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { PassThrough } from "node:stream";
 import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
@@ -116,7 +119,7 @@ if (httpPort === undefined) {
   } else {
     const server = build("legacy");
     live.add(server);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new StdioServerTransport(flags.has("exit-on-probe") ? initializeFirst() : process.stdin, process.stdout));
   }
 } else {
   const handle = era === "2026" ? modernHttp() : legacyHttp();
@@ -142,6 +145,19 @@ if (httpPort === undefined) {
     res.end();
   });
   http.listen(httpPort, "127.0.0.1", () => process.stdout.write(`listening ${httpPort}\n`));
+}
+
+/** stdin, as long as the first message is `initialize`; any other first message ends the process. */
+function initializeFirst() {
+  const input = new PassThrough();
+  let first = true;
+  process.stdin.on("data", (chunk) => {
+    if (first && !chunk.toString().includes('"initialize"')) process.exit(3);
+    first = false;
+    input.write(chunk);
+  });
+  process.stdin.on("end", () => input.end());
+  return input;
 }
 
 /** The SDK's serving entry: 2026-07-28 per request, the 2025 handshake served statelessly to older clients. */
