@@ -35,6 +35,9 @@ const DELETE_TIMEOUT_MS = 2_000;
 const STDIO_PROBE_MS = 10_000;
 /** Rounds of one call that carry only the server's state (no question), sent again at once: beyond, the call fails. */
 const MAX_STATE_ROUNDS = 10;
+/** A listen stream that ends sooner than this after it opened ended "at once"; after this many in a row, weft stops. */
+const LISTEN_QUICK_END_MS = 5_000;
+const LISTEN_QUICK_ENDS = 3;
 /** The longest list cache hint weft honours (the SDK's own ceiling, 24 h). */
 const MAX_TTL_MS = 86_400_000;
 
@@ -114,6 +117,8 @@ export class ServerConnection {
   #ready = false;
   /** 2026-07-28: the `subscriptions/listen` stream for list changes and subscribed resources. */
   #listening: McpSubscription | undefined;
+  /** Listen streams in a row that ended right after they opened. */
+  #quickEnds = 0;
   /** The resources subscribed to (2026-07-28 carries them in the listen filter). */
   readonly #subscribed = new Set<string>();
   /** Refetches the tool list when its `ttlMs` cache hint runs out. */
@@ -416,11 +421,18 @@ export class ServerConnection {
     if (Object.keys(filter).length > 0) {
       const subscription = await this.#client.listen(filter, { ...(signal ? { signal } : {}), timeout: this.#options.requestTimeoutMs });
       this.#listening = subscription;
+      const opened = Date.now();
       void subscription.closed.then((how) => {
-        if (how !== "local" && this.#listening === subscription && this.open) {
-          this.#options.logger.debug(`mcp ${this.#options.server}: the subscriptions/listen stream ended (${how}); listening again`);
-          this.#listen().catch((error: unknown) => this.#options.logger.warn(`MCP server "${this.#options.server}": listening for changes again failed: ${errorMessage(error)}`));
+        if (how === "local" || this.#listening !== subscription || !this.open) return;
+        // A stream that keeps ending at once is not opened forever.
+        this.#quickEnds = Date.now() - opened < LISTEN_QUICK_END_MS ? this.#quickEnds + 1 : 0;
+        const { server, logger } = this.#options;
+        if (this.#quickEnds >= LISTEN_QUICK_ENDS) {
+          logger.warn(`MCP server "${server}": its subscriptions/listen stream ended ${LISTEN_QUICK_ENDS} times right after it opened; weft stops listening (its list changes are missed until it is started again)`);
+          return;
         }
+        logger.debug(`mcp ${server}: the subscriptions/listen stream ended (${how}); listening again`);
+        this.#listen().catch((error: unknown) => logger.warn(`MCP server "${server}": listening for changes again failed: ${errorMessage(error)}`));
       });
     }
     await previous?.close();
