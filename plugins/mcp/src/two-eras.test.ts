@@ -115,6 +115,21 @@ describe.each([
   });
 });
 
+describe("a 2026-07-28 server's question to a host that cannot answer", () => {
+  // The per-request _meta carries weft's capabilities (no elicitation here): the server refuses to ask.
+  it("is refused by the server, which reads weft's capabilities from the request, and the model reads why", async () => {
+    const kernel = await createTestKernel([[mcp, { config: { mcpServers: { srv: await entryFor("2026", "stdio") } }, elicitation: false }]], { logger: memoryLogger() });
+    try {
+      expect(await kernel.execute({ name: "srv__confirm", arguments: { target: "prod" } })).toMatchObject({
+        output: "MCP server \"srv\" failed to run confirm: Cannot request input 'confirm' (elicitation/create): the request's client capabilities do not declare the required capability",
+        isError: true,
+      });
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+});
+
 describe("a 2025-era stdio server that exits at the server/discover probe", () => {
   it("is started again and spoken to in 2025-11-25", async () => {
     const { kernel } = await kernelWith(await entryFor("2025", "stdio", "--exit-on-probe"));
