@@ -71,9 +71,9 @@ describe.each([
   });
 
   it(`is spoken to in ${PROTOCOL[era]}, and status and feedback say so`, async () => {
-    expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 5, protocol: PROTOCOL[era] }]);
+    expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 6, protocol: PROTOCOL[era] }]);
     expect(events.filter((event) => event.type === "mcp.status" && event.state === "connected")).toEqual([
-      { type: "mcp.status", server: "srv", state: "connected", tools: 5, protocol: PROTOCOL[era] },
+      { type: "mcp.status", server: "srv", state: "connected", tools: 6, protocol: PROTOCOL[era] },
     ]);
     expect(await kernel.execute({ name: "srv__era", arguments: {} })).toMatchObject({ output: SERVED[era] });
     expect(await kernel.execute({ name: "srv__echo", arguments: { text: "hi" } })).toMatchObject({ output: "hi" });
@@ -134,8 +134,24 @@ describe("a 2025-era stdio server that exits at the server/discover probe", () =
   it("is started again and spoken to in 2025-11-25", async () => {
     const { kernel } = await kernelWith(await entryFor("2025", "stdio", "--exit-on-probe"));
     try {
-      expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 5, protocol: "2025-11-25" }]);
+      expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 6, protocol: "2025-11-25" }]);
       expect(await kernel.execute({ name: "srv__era", arguments: {} })).toMatchObject({ output: "legacy" });
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+});
+
+describe.each(["stdio", "http"] as const)("a resource of a 2026-07-28 server over %s", (transport) => {
+  it("is subscribed to on the subscriptions/listen stream, and its updates reach feedback", async () => {
+    const { kernel, events } = await kernelWith(await entryFor("2026", transport));
+    try {
+      const host = mcpHost(kernel);
+      expect(await host.readResource("srv", "test://note")).toEqual([{ uri: "test://note", text: "first" }]);
+      await host.subscribe("srv", "test://note");
+      expect(await kernel.execute({ name: "srv__touch-note", arguments: { text: "second" } })).toMatchObject({ output: "note is second" });
+      await vi.waitFor(() => expect(events).toContainEqual({ type: "mcp.resource-updated", server: "srv", uri: "test://note" }), WAIT);
+      expect(await host.readResource("srv", "test://note")).toEqual([{ uri: "test://note", text: "second" }]);
     } finally {
       await kernel.close();
     }

@@ -10,7 +10,8 @@
 //                    2025-era servers do with the 2026-07-28 `server/discover` probe
 // Tools: echo, era (which era this instance serves), confirm (asks "Deploy <target>?" with a form; 2026: an
 // input_required result whose requestState carries the target, 2025: the SDK's elicitation/create), add-tool
-// (publishes `extra` and says the list changed), add-tool-quietly (publishes `quiet` without a notification).
+// (publishes `extra` and says the list changed), add-tool-quietly (publishes `quiet` without a notification),
+// touch-note (rewrites the resource test://note and says it was updated).
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { PassThrough } from "node:stream";
@@ -40,13 +41,15 @@ const added = new Set();
 /** The instances serving now, told when the list changes (stdio: the one pinned to the connection). */
 const live = new Set();
 let notifyHttp = () => {};
+let notifyNoteHttp = () => {};
+let note = "first";
 
 const object = (properties, required = []) => fromJsonSchema({ type: "object", properties, required });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 
 /** One instance, for one connection (stdio) or one request (HTTP), serving `served` ("legacy" | "modern"). */
 function build(served) {
-  const options = { capabilities: { tools: { listChanged: true } } };
+  const options = { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } };
   if (era === "2025") options.supportedProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26"];
   if (ttl !== undefined) options.cacheHints = { "tools/list": { ttlMs: ttl, cacheScope: "private" } };
   const server = new McpServer({ name: `two-era-${era}`, version: "1.0.0" }, options);
@@ -86,6 +89,13 @@ function build(served) {
     for (const instance of live) registerAdded(instance);
     quietly = false;
     return text("added quiet");
+  });
+  server.registerResource("note", "test://note", { mimeType: "text/plain" }, () => ({ contents: [{ uri: "test://note", text: note }] }));
+  server.registerTool("touch-note", { description: "Rewrites test://note", inputSchema: object({ text: { type: "string" } }, ["text"]) }, async ({ text: value }) => {
+    note = value;
+    for (const instance of live) await instance.server.sendResourceUpdated({ uri: "test://note" });
+    notifyNoteHttp();
+    return text(`note is ${value}`);
   });
   registerAdded(server);
   return server;
@@ -164,6 +174,7 @@ function initializeFirst() {
 function modernHttp() {
   const handler = createMcpHandler(({ era: served }) => build(served));
   notifyHttp = () => handler.notify.toolsChanged();
+  notifyNoteHttp = () => handler.notify.resourceUpdated("test://note");
   return (request) => handler.fetch(request);
 }
 
