@@ -83,7 +83,7 @@ describe("an agent over a toolkit with an MCP server and a skills folder", () =>
     });
     const [serverPid] = await childrenRunning(MEMORY_SERVER);
     expect(serverPid).toBeGreaterThan(0);
-    expect(toolkit.mcpStatus()).toEqual([{ name: "memory", state: "connected", tools: 9 }]);
+    expect(toolkit.mcpStatus()).toEqual([{ name: "memory", state: "connected", tools: 9, protocol: "2025-11-25" }]);
 
     server.reply(
       chatCompletionsReply({ toolCalls: [{ id: "call_1", name: "skill_load", arguments: { skill_name: "memory-keeper" } }], usage: { prompt: 900, output: 12 } }),

@@ -45,7 +45,8 @@ export interface FeedbackEventMap {
   "compaction.failed": { reason: string };
   "compaction.skipped": { reason: string };
   "turn.finished": { metadata: TurnMetadata; status: "done" | "pending" | "incomplete" | "limit" | "aborted" };
-  "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string };
+  /** `protocol`: the MCP protocol version negotiated with a connected server (2026-07-28, or a 2025-era one). */
+  "mcp.status": { server: string; state: "starting" | "connected" | "reconnecting" | "stopped" | "failed" | "disabled"; tools?: number; error?: string; protocol?: string };
   "mcp.tools-changed": { server: string; added: string[]; removed: string[] };
   /** A server's `notifications/message`. */
   "mcp.log": { server: string; level: string; logger?: string; data: unknown };

@@ -68,6 +68,8 @@ export interface McpServerStatus {
   name: string;
   state: McpServerState;
   tools: number;
+  /** Connected: the MCP protocol version negotiated, "2026-07-28" (stateless, `server/discover`) or a 2025-era one (`initialize`). */
+  protocol?: string;
   error?: string;
   /** stdio: the exit code of a server that died (null when a signal killed it). */
   exitCode?: number | null;

@@ -4,9 +4,9 @@ import { callResultProblem, callResultShape } from "./call-result-shape.js";
 describe("the tools/call result check", () => {
   it("passes a readable result through as it came", () => {
     const result = { content: [{ type: "text", text: "hi", extra: 1 }], structuredContent: { n: 1 }, isError: false, _meta: { a: 1 } };
-    const parsed = callResultShape.safeParse(result);
-    expect(parsed).toEqual({ success: true, data: result });
-    expect(parsed.success && parsed.data).toBe(result);
+    const parsed = callResultShape["~standard"].validate(result);
+    expect(parsed).toEqual({ value: result });
+    expect("value" in parsed && parsed.value).toBe(result);
     expect(callResultProblem({})).toBeUndefined();
   });
 
@@ -16,8 +16,6 @@ describe("the tools/call result check", () => {
     expect(callResultProblem({ content: [{ type: "text" }, { text: "x" }] })).toBe("content block 1 has no `type`");
     expect(callResultProblem({ content: [], structuredContent: [1] })).toBe("`structuredContent` is not an object");
     expect(callResultProblem({ content: [], isError: "yes" })).toBe("`isError` is not a boolean");
-    const parsed = callResultShape.safeParse({ content: "text" });
-    expect(parsed.success).toBe(false);
-    expect(!parsed.success && parsed.error.message).toBe("its tools/call result cannot be read: `content` is not a list");
+    expect(callResultShape["~standard"].validate({ content: "text" })).toEqual({ issues: [{ message: "its tools/call result cannot be read: `content` is not a list" }] });
   });
 });

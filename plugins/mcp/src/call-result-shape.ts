@@ -1,6 +1,5 @@
+import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { CallResult } from "./flatten-result.js";
-
-type Parsed = { success: true; data: CallResult } | { success: false; error: Error };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -22,12 +21,16 @@ export function callResultProblem(result: unknown): string | undefined {
  * The result check handed to the SDK's `request` in place of its CallToolResultSchema: the SDK's zod
  * parse validated (and copied) every block, then weft read the same blocks again, block type by block
  * type (flatten-result.ts), and checked `structuredContent` against the outputSchema itself. This checks
- * only the shape weft's reading relies on, and passes the result through as it came. The SDK accepts
- * any object with `safeParse` here.
+ * only the shape weft's reading relies on, and passes the result through as it came. The SDK (2.x)
+ * takes any Standard Schema here; it reports a failure as `Invalid result for tools/call: <message>`.
  */
-export const callResultShape = {
-  safeParse(result: unknown): Parsed {
-    const problem = callResultProblem(result);
-    return problem === undefined ? { success: true, data: result as CallResult } : { success: false, error: new Error(`its tools/call result cannot be read: ${problem}`) };
+export const callResultShape: StandardSchemaV1<unknown, CallResult> = {
+  "~standard": {
+    version: 1,
+    vendor: "weft",
+    validate(result: unknown) {
+      const problem = callResultProblem(result);
+      return problem === undefined ? { value: result as CallResult } : { issues: [{ message: `its tools/call result cannot be read: ${problem}` }] };
+    },
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ElicitRequest, ElicitResult, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { PendingAnswer, PendingRequest } from "@weft/sdk";
 import type { InFlightCall } from "./in-flight-call.js";
 
@@ -105,10 +105,14 @@ export class ElicitationBridge {
 /** The pending request a tool returns for a held question. */
 export function pendingRequest(server: string, held: HeldElicitation): PendingRequest {
   const { params } = held;
-  const mode = params.mode === "url" ? "url" : "form";
-  const data: ElicitationTicket = { server, token: held.token, mode };
-  if (params.mode === "url") return { kind: "elicitation", message: params.message, url: params.url, data };
-  return { kind: "elicitation", message: params.message, schema: params.requestedSchema as Record<string, unknown>, data };
+  const data: ElicitationTicket = { server, token: held.token, mode: params.mode === "url" ? "url" : "form" };
+  return { ...questionOf(params), data };
+}
+
+/** A server's elicitation as weft's pending request, without its `data`: a form's schema, or a page's URL. */
+export function questionOf(params: ElicitParams): Omit<PendingRequest, "data"> {
+  if (params.mode === "url") return { kind: "elicitation", message: params.message, url: params.url };
+  return { kind: "elicitation", message: params.message, schema: params.requestedSchema as Record<string, unknown> };
 }
 
 /** The host's answer as MCP's ElicitResult: form content passes through, a URL accept carries none. */

@@ -40,7 +40,7 @@ describe("misbehaving servers", () => {
 
   it("reports each failure in the status, with a warning, and starts the rest", () => {
     const status = Object.fromEntries(mcpHost(kernel).status().map((server) => [server.name, server]));
-    expect(status.ok).toEqual({ name: "ok", state: "connected", tools: 11 });
+    expect(status.ok).toEqual({ name: "ok", state: "connected", tools: 11, protocol: "2025-11-25" });
     expect(status.hung).toEqual({ name: "hung", state: "failed", tools: 0, error: 'did not connect and list its tools within 1500 ms (its "timeout")' });
     expect(status.missing).toEqual({
       name: "missing",
@@ -70,7 +70,7 @@ describe("misbehaving servers", () => {
       name: "refusing",
       state: "failed",
       tools: 0,
-      error: "the server refused the handshake: MCP error -32602: unsupported client capabilities (weft offered protocol version 2025-11-25)",
+      error: "the server refused the handshake: unsupported client capabilities (weft offered protocol version 2025-11-25)",
       stderr: ["handshake answered by hand"],
     });
   });
@@ -81,7 +81,7 @@ describe("misbehaving servers", () => {
 
   it("asks a server without the tools capability for nothing, and keeps it up for its resources", async () => {
     const host = mcpHost(kernel);
-    expect(host.status().find((server) => server.name === "nothing")).toEqual({ name: "nothing", state: "connected", tools: 0 });
+    expect(host.status().find((server) => server.name === "nothing")).toEqual({ name: "nothing", state: "connected", tools: 0, protocol: "2025-11-25" });
     expect(kernel.tools.list().filter((tool) => tool.source.id === "nothing")).toEqual([]);
     expect(await host.readResource("nothing", "test://note")).toEqual([{ uri: "test://note", mimeType: "text/plain", text: "a note" }]);
   });
@@ -183,7 +183,7 @@ describe("a server that dies mid-call", () => {
     expect(events.at(-2)).toEqual({ type: "mcp.status", server: "crashy", state: "failed", tools: 0, error: "exited with code 3" });
     expect(events.at(-1)).toMatchObject({ type: "mcp.tools-changed", server: "crashy", added: [], removed: expect.arrayContaining(["crashy__echo"]) });
 
-    expect(await host.start("crashy")).toEqual({ name: "crashy", state: "connected", tools: 11 });
+    expect(await host.start("crashy")).toEqual({ name: "crashy", state: "connected", tools: 11, protocol: "2025-11-25" });
     expect((await kernel.execute({ name: "crashy__echo", arguments: { text: "back" } })).output).toBe("back");
   });
 });
@@ -208,7 +208,7 @@ describe("notifications/tools/list_changed", () => {
     await vi.waitFor(() => expect(kernel.tools.get("lc__extra")).toBeDefined(), WAIT);
     expect(recorder.events).toContainEqual({ type: "mcp.tools-changed", server: "lc", added: ["lc__extra"], removed: [] });
     expect((await kernel.execute({ name: "lc__extra", arguments: {} })).output).toBe("called extra");
-    expect(mcpHost(kernel).status()[0]).toEqual({ name: "lc", state: "connected", tools: 12 });
+    expect(mcpHost(kernel).status()[0]).toEqual({ name: "lc", state: "connected", tools: 12, protocol: "2025-11-25" });
   });
 
   it("keeps the old tools when the re-list fails", async () => {

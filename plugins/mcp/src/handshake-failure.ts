@@ -1,4 +1,4 @@
-import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/client";
 import { errorMessage } from "@weft/sdk";
 import { describeRemoteFailure } from "./remote-transport.js";
 
@@ -16,6 +16,6 @@ export function describeHandshakeFailure(error: unknown, url: string | undefined
   if (version !== undefined) {
     return `the server answered the handshake with protocol version "${version}", which weft does not speak (weft offered ${offered} and also accepts ${accepted.join(", ")})`;
   }
-  if (error instanceof McpError) return `the server refused the handshake: ${error.message} (weft offered protocol version ${offered})`;
+  if (error instanceof ProtocolError) return `the server refused the handshake: ${error.message} (weft offered protocol version ${offered})`;
   return url === undefined ? errorMessage(error) : describeRemoteFailure(error, url);
 }

@@ -35,7 +35,7 @@ describe("Manager", () => {
 
     expect(await manager.stop("one")).toEqual({ name: "one", state: "stopped", tools: 0 });
     expect(kernel.tools.get("one__echo")).toBeUndefined();
-    expect(await manager.start("one")).toEqual({ name: "one", state: "connected", tools: 11 });
+    expect(await manager.start("one")).toEqual({ name: "one", state: "connected", tools: 11, protocol: "2025-11-25" });
     expect((await kernel.execute({ name: "one__echo", arguments: { text: "again" } })).output).toBe("again");
 
     // Asking for a disabled server by name starts it.
@@ -77,7 +77,7 @@ describe("Manager", () => {
     register({ quick: stdio("test"), stuck: stdio("test", "--hang-handshake") });
     await manager.startAll({ deadlineMs: 4000 });
     expect(manager.status()).toEqual([
-      { name: "quick", state: "connected", tools: 11 },
+      { name: "quick", state: "connected", tools: 11, protocol: "2025-11-25" },
       { name: "stuck", state: "failed", tools: 0, error: "was not ready before the MCP start deadline (4000 ms)" },
     ]);
   }, 60_000);
@@ -101,7 +101,7 @@ describe("Manager", () => {
     scoped.register(spec);
     await scoped.start("s");
     expect(kernel.tools.get("s__echo")?.source).toEqual({ kind: "mcp", id: "s" });
-    expect(seen).toContainEqual({ type: "mcp.status", server: "s", state: "connected", tools: 11 });
+    expect(seen).toContainEqual({ type: "mcp.status", server: "s", state: "connected", tools: 11, protocol: "2025-11-25" });
     await scoped.close();
     await scope.dispose();
     expect(kernel.tools.get("s__echo")).toBeUndefined();
@@ -114,7 +114,7 @@ describe("Manager", () => {
 
   it("is the McpHost: addServer, handle, duplicates, bad configs, close", async () => {
     const handle = await manager.addServer("added", stdio("test"));
-    expect(handle.status()).toEqual({ name: "added", state: "connected", tools: 11 });
+    expect(handle.status()).toEqual({ name: "added", state: "connected", tools: 11, protocol: "2025-11-25" });
     expect(handle.toolNames()).toContain("added__echo");
     expect(handle.instructions()).toBe("Use echo to repeat text.");
     await expect(manager.addServer("added", stdio("test"))).rejects.toMatchObject({

@@ -30,6 +30,7 @@ import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./recon
 import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
 import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
 import { signIn } from "./sign-in.js";
+import { isRoundAnswer } from "./input-round.js";
 import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
@@ -394,7 +395,8 @@ export class Manager implements McpHost {
    * once, over the new session.
    */
   async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
-    if (ctx.answer) return connection.call(tool, args, ctx, shape);
+    // A held question lives on the connection that asked; a 2026-07-28 round's answer goes to any (it is stateless).
+    if (ctx.answer && !isRoundAnswer(ctx)) return connection.call(tool, args, ctx, shape);
     let current = entry.connection ?? connection;
     if (entry.state === "reconnecting") {
       const ready = await this.#reconnectNow(entry);
@@ -620,6 +622,8 @@ export class Manager implements McpHost {
 
   #status(entry: Entry): McpServerStatus {
     const status: McpServerStatus = { name: entry.spec.name, state: entry.state, tools: entry.registered.length };
+    const protocol = entry.state === "connected" ? entry.connection?.protocolVersion : undefined;
+    if (protocol !== undefined) status.protocol = protocol;
     if (entry.error !== undefined) status.error = entry.error;
     if (entry.state === "failed") {
       if (entry.exitCode !== undefined) status.exitCode = entry.exitCode;
@@ -631,6 +635,8 @@ export class Manager implements McpHost {
   #setState(entry: Entry, state: McpServerState): void {
     entry.state = state;
     const event: FeedbackEvent = { type: "mcp.status", server: entry.spec.name, state, tools: entry.registered.length };
+    const protocol = state === "connected" ? entry.connection?.protocolVersion : undefined;
+    if (protocol !== undefined) event.protocol = protocol;
     if (entry.error !== undefined && state === "failed") event.error = entry.error;
     this.#emit(event);
   }

@@ -1,8 +1,7 @@
 import { createPrivateKey, randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/client";
+import type { AddClientAuthentication, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from "@modelcontextprotocol/client";
 import { WeftError } from "@weft/sdk";
 import type { McpAuthSpec } from "./auth-config.js";
 import type { McpTokenStore, StoredAuthorization } from "./token-store.js";

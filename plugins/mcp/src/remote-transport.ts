@@ -1,7 +1,5 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { FetchLike, OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import { errorMessage } from "@weft/sdk";
 import type { RemoteEndpoint } from "./config.js";
 
@@ -23,22 +21,33 @@ export function remoteTransports(endpoint: RemoteEndpoint, fetch?: FetchLike, au
  * same way over SSE, so those are reported as they are.
  */
 export function isLegacyServerAnswer(error: unknown): boolean {
-  if (!(error instanceof StreamableHTTPError) || error.code === undefined) return false;
-  return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
+  if (!(error instanceof SdkHttpError)) return false;
+  return error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
 }
 
 /** A network failure said plainly: `fetch failed` hides the cause (ECONNREFUSED, ENOTFOUND) in `cause`. */
 export function describeRemoteFailure(error: unknown, url: string): string {
-  if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-    return `the server at ${url} refused the request without authorization (HTTP ${error.code}); add "auth": {} to its entry for OAuth, or give it a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+  if (error instanceof SdkHttpError && (error.status === 401 || error.status === 403)) {
+    return `the server at ${url} refused the request without authorization (HTTP ${error.status}); add "auth": {} to its entry for OAuth, or give it a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
   }
-  if (error instanceof StreamableHTTPError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
-  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  if (error instanceof SdkHttpError && isSessionGone(error)) return `the server at ${url} no longer knows this session (it restarted, or the session expired)`;
+  const causeCode = networkCode(error);
   if (causeCode === "ECONNREFUSED") return `cannot reach ${url}: connection refused (is the server running?)`;
   if (causeCode === "ECONNRESET") return `cannot reach ${url}: the connection was reset (did the server stop?)`;
   if (causeCode === "ENOTFOUND") return `cannot reach ${url}: unknown host`;
   if (causeCode) return `cannot reach ${url}: ${causeCode}`;
   return errorMessage(error);
+}
+
+/** The system error code (ECONNREFUSED, …) under a failed fetch: `fetch failed` keeps it in its `cause`, which the SDK may wrap once more. */
+function networkCode(error: unknown): string | undefined {
+  let cause = (error as { cause?: unknown } | undefined)?.cause;
+  for (let depth = 0; depth < 3 && typeof cause === "object" && cause !== null; depth++) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string") return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** Connection failures that mean nothing reached the server, so the request may be sent again elsewhere. */
@@ -50,11 +59,11 @@ const NEVER_SENT = new Set(["ECONNREFUSED"]);
  * it is safe to send it again over a new session.
  */
 export function isSessionGone(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) {
-    if (error.code === 404) return true;
-    if (error.code === 400 && /session/i.test(error.message)) return true;
+  if (error instanceof SdkHttpError) {
+    if (error.status === 404) return true;
+    if (error.status === 400 && /session/i.test(error.message)) return true;
   }
-  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  const causeCode = networkCode(error);
   return causeCode !== undefined && NEVER_SENT.has(causeCode);
 }
 

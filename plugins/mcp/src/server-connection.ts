@@ -1,15 +1,5 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ElicitRequestSchema,
-  McpError,
-  UrlElicitationRequiredError,
-  ToolListChangedNotificationSchema,
-  type ClientCapabilities,
-  type ServerCapabilities,
-  type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
+import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
 import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
@@ -17,11 +7,10 @@ import type { McpLogLevel, ServerTransport } from "./config.js";
 import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { callResultShape } from "./call-result-shape.js";
-import { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
+import { flattenBlock, toToolResult, type ContentBlock } from "./flatten-result.js";
 import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describeHandshakeFailure } from "./handshake-failure.js";
+import { answerRound, isInputRequired, openRound, roundRequest, type InputRound, type RoundTicket } from "./input-round.js";
 import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
 import { StdioTransport } from "./stdio-transport.js";
@@ -38,6 +27,19 @@ const NO_SDK_TIMEOUT = 2_147_483_647;
 const PROBE_TIMEOUT_MS = 3_000;
 /** How long `close` waits for the server to acknowledge the session's DELETE. */
 const DELETE_TIMEOUT_MS = 2_000;
+/**
+ * How long a stdio server may take to answer the `server/discover` probe before weft takes it for a
+ * 2025-era server and sends `initialize` (on the same pipe). A server still starting up when it expires
+ * is spoken to in the 2025 era: it works, without the 2026-07-28 features.
+ */
+const STDIO_PROBE_MS = 10_000;
+/** Rounds of one call that carry only the server's state (no question), sent again at once: beyond, the call fails. */
+const MAX_STATE_ROUNDS = 10;
+/** A listen stream that ends sooner than this after it opened ended "at once"; after this many in a row, weft stops. */
+const LISTEN_QUICK_END_MS = 5_000;
+const LISTEN_QUICK_ENDS = 3;
+/** The longest list cache hint weft honours (the SDK's own ceiling, 24 h). */
+const MAX_TTL_MS = 86_400_000;
 
 export type { McpTool };
 
@@ -113,6 +115,14 @@ export class ServerConnection {
   #lostReason: string | undefined;
   #probing = false;
   #ready = false;
+  /** 2026-07-28: the `subscriptions/listen` stream for list changes and subscribed resources. */
+  #listening: McpSubscription | undefined;
+  /** Listen streams in a row that ended right after they opened. */
+  #quickEnds = 0;
+  /** The resources subscribed to (2026-07-28 carries them in the listen filter). */
+  readonly #subscribed = new Set<string>();
+  /** Refetches the tool list when its `ttlMs` cache hint runs out. */
+  #toolsExpiry: NodeJS.Timeout | undefined;
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
   #nextToken = 0;
@@ -140,9 +150,22 @@ export class ServerConnection {
     return this.#client.getInstructions() || undefined;
   }
 
-  /** Whether the server runs `tools/call` as MCP tasks (its `tasks.requests.tools.call` capability). */
+  /** The protocol version negotiated: 2026-07-28 (`server/discover`) or a 2025-era one (`initialize`). */
+  get protocolVersion(): string | undefined {
+    return this.#client.getNegotiatedProtocolVersion();
+  }
+
+  /** Whether this connection speaks the stateless 2026-07-28 protocol (and its multi-round-trip requests). */
+  get modern(): boolean {
+    return this.#client.getProtocolEra() === "modern";
+  }
+
+  /**
+   * Whether the server runs `tools/call` as MCP tasks (its `tasks.requests.tools.call` capability). Tasks
+   * are the 2025-11-25 protocol's: the SDK refuses `tasks/*` toward a 2026-07-28 server.
+   */
   get runsTasks(): boolean {
-    return Boolean(this.capabilities.tasks?.requests?.tools?.call);
+    return !this.modern && Boolean(this.capabilities.tasks?.requests?.tools?.call);
   }
 
   /** Connected, and neither closed nor lost. */
@@ -169,15 +192,29 @@ export class ServerConnection {
     return this.#transport instanceof StdioTransport ? this.#transport.stderrTail() : undefined;
   }
 
-  /** Every tool (all pages), or none when the server declared no `tools` capability. */
+  /**
+   * Every tool (all pages), or none when the server declared no `tools` capability. Always asked anew:
+   * weft lists when it needs a fresh list (start, a change, the cache hint run out). A `ttlMs` hint on the
+   * list schedules the next listing (`onToolsChanged`) for when it runs out.
+   */
   async listTools(signal?: AbortSignal): Promise<McpTool[]> {
     if (!this.capabilities.tools) return [];
-    const options = { signal, timeout: this.#options.requestTimeoutMs };
     try {
-      return await allPages((cursor) => this.#client.listTools(cursor, options), (page) => page.tools);
+      const listed = await this.#client.listTools(undefined, { signal, timeout: this.#options.requestTimeoutMs, cacheMode: "refresh" });
+      this.#expireTools((listed as { ttlMs?: unknown }).ttlMs);
+      return listed.tools;
     } catch (error) {
       throw this.#signInNeeded(error) ?? error;
     }
+  }
+
+  #expireTools(ttlMs: unknown): void {
+    clearTimeout(this.#toolsExpiry);
+    this.#toolsExpiry = undefined;
+    if (typeof ttlMs !== "number" || !(ttlMs > 0) || this.#closing) return;
+    this.#toolsExpiry = setTimeout(() => this.open && this.#options.onToolsChanged(), Math.min(ttlMs, MAX_TTL_MS));
+    // A cache hint must not keep the process alive.
+    this.#toolsExpiry.unref();
   }
 
   /** A request the server refused until the user signs in (again, or for more scopes), as the manager handles it. */
@@ -198,13 +235,15 @@ export class ServerConnection {
   async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
     const { checkOutput } = shape;
     const { server } = this.#options;
+    const ticket = ctx.pending?.data as Partial<ElicitationTicket & RoundTicket> | undefined;
     let call: InFlightCall;
-    const ticket = ctx.pending?.data as Partial<ElicitationTicket> | undefined;
-    if (ctx.answer && ticket?.retry) {
-      // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
-      if (ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
-    }
-    if (ctx.answer && !ticket?.retry) {
+    if (ctx.answer && ticket?.round) {
+      // A round of a 2026-07-28 multi-round-trip call: the next question, or the retry with the answers.
+      const step = answerRound(ticket.round, ctx.answer);
+      if ("questions" in step) return this.#ask(tool, step);
+      if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
+      call = this.#start(tool, args, shape, step);
+    } else if (ctx.answer && !ticket?.retry) {
       const entry = this.#bridge.take(ticket?.token);
       if (!entry) {
         return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
@@ -212,28 +251,17 @@ export class ServerConnection {
       entry.held.answer(elicitResult(ctx.answer, ticket?.mode));
       call = entry.call;
     } else {
+      // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
+      if (ctx.answer && ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
       if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
-      const progressToken = `weft-${++this.#nextToken}`;
-      const started = new InFlightCall(
-        ({ signal, onprogress }) => {
-          this.#progress.set(progressToken, onprogress);
-          // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
-          // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
-          // `callResultShape`, not the SDK's schema: weft reads and checks the result itself.
-          const params = { name: tool, arguments: args, _meta: { progressToken } };
-          if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
-          return this.#client.request({ method: "tools/call", params }, callResultShape as never, { signal, timeout: NO_SDK_TIMEOUT }) as Promise<CallResult>;
-        },
-        this.#options.toolTimeoutMs,
-        () => {
-          this.#progress.delete(progressToken);
-          this.#bridge.untrack(started);
-        },
-      );
-      this.#bridge.track(started, progressToken);
-      call = started;
+      call = this.#start(tool, args, shape);
     }
-    const outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    let outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    // A round that carries only the server's state (no question) is sent back at once.
+    for (let rounds = 1; outcome.kind === "result" && isInputRequired(outcome.result) && !outcome.result.inputRequests; rounds++) {
+      if (rounds > MAX_STATE_ROUNDS) return errorResult(`MCP server "${server}" asked for ${tool} to be sent again ${MAX_STATE_ROUNDS} times without asking anything; weft stopped`, { server, tool });
+      outcome = await this.#start(tool, args, shape, { inputResponses: {}, requestState: outcome.result.requestState }).next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    }
     const signInNeeded = outcome.kind === "failed" ? this.#signInNeeded(outcome.error) : undefined;
     if (signInNeeded && !signedIn && !ctx.answer) {
       // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
@@ -253,10 +281,45 @@ export class ServerConnection {
     return this.#toResult(tool, outcome, ctx.signal, checkOutput);
   }
 
+  /**
+   * Sends `tools/call` and follows it: `retry` carries a multi-round-trip call's answers and the server's
+   * state (2026-07-28), on a new request, as the spec has it.
+   */
+  #start(tool: string, args: Record<string, unknown>, shape: CallShape, retry?: { inputResponses: Record<string, unknown>; requestState?: string }): InFlightCall {
+    const progressToken = `weft-${++this.#nextToken}`;
+    const started = new InFlightCall(
+      ({ signal, onprogress }) => {
+        this.#progress.set(progressToken, onprogress);
+        // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
+        // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
+        // `callResultShape`, not the SDK's schema: weft reads and checks the result itself. An
+        // `input_required` answer comes back as it is (`allowInputRequired`): weft asks its host between turns.
+        const params = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
+        if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
+        return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
+      },
+      this.#options.toolTimeoutMs,
+      () => {
+        this.#progress.delete(progressToken);
+        this.#bridge.untrack(started);
+      },
+    );
+    this.#bridge.track(started, progressToken);
+    return started;
+  }
+
+  /** The pending result for a round's current question. */
+  #ask(tool: string, round: InputRound): ToolResult {
+    const { server } = this.#options;
+    const pending = roundRequest(server, round);
+    if (!pending) return errorResult(`MCP server "${server}" asked ${tool} a question weft lost`, { server, tool });
+    return { output: `MCP server "${server}" asks: ${pending.message}`, pending, metadata: { server, tool } };
+  }
+
   async resources(): Promise<Omit<McpResource, "server">[]> {
     if (!this.capabilities.resources) return [];
-    const options = { timeout: this.#options.requestTimeoutMs };
-    const resources = await this.#request(() => allPages((cursor) => this.#client.listResources(cursor, options), (page) => page.resources));
+    // The SDK serves a list from its cache while the server's `ttlMs` hint says it is fresh.
+    const { resources } = await this.#request(() => this.#client.listResources(undefined, { timeout: this.#options.requestTimeoutMs }));
     return resources.map(({ uri, name, title, description, mimeType }) => defined({ uri, name, title, description, mimeType }));
   }
 
@@ -269,8 +332,7 @@ export class ServerConnection {
 
   async prompts(): Promise<Omit<McpPrompt, "server">[]> {
     if (!this.capabilities.prompts) return [];
-    const options = { timeout: this.#options.requestTimeoutMs };
-    const prompts = await this.#request(() => allPages((cursor) => this.#client.listPrompts(cursor, options), (page) => page.prompts));
+    const { prompts } = await this.#request(() => this.#client.listPrompts(undefined, { timeout: this.#options.requestTimeoutMs }));
     return prompts.map(({ name, title, description, arguments: parameters }) =>
       defined({ name, title, description, arguments: parameters?.map(({ name, description, required }) => defined({ name, description, required })) }),
     );
@@ -294,8 +356,10 @@ export class ServerConnection {
     if (this.#closing) return;
     const live = this.open;
     this.#closing = true;
+    clearTimeout(this.#toolsExpiry);
     this.#bridge.close();
     try {
+      if (live) await this.#listening?.close();
       if (live) await this.#endSession();
       await this.#client.close();
     } finally {
@@ -320,16 +384,58 @@ export class ServerConnection {
 
   async resourceTemplates(): Promise<Omit<McpResourceTemplate, "server">[]> {
     if (!this.capabilities.resources) return [];
-    const options = { timeout: this.#options.requestTimeoutMs };
-    const templates = await this.#request(() => allPages((cursor) => this.#client.listResourceTemplates(cursor, options), (page) => page.resourceTemplates));
+    const { resourceTemplates: templates } = await this.#request(() => this.#client.listResourceTemplates(undefined, { timeout: this.#options.requestTimeoutMs }));
     return templates.map(({ uriTemplate, name, title, description, mimeType }) => defined({ uriTemplate, name, title, description, mimeType }));
   }
 
   async subscribe(uri: string, subscribed: boolean): Promise<void> {
     const { server } = this.#options;
     if (!this.capabilities.resources?.subscribe) throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${server}" does not offer resource subscriptions`);
+    if (this.modern) {
+      // 2026-07-28 has no resources/subscribe: the listen stream's filter names the resources.
+      if (subscribed) this.#subscribed.add(uri);
+      else this.#subscribed.delete(uri);
+      await this.#request(() => this.#listen());
+      return;
+    }
     const options = { timeout: this.#options.requestTimeoutMs };
     await this.#request(() => (subscribed ? this.#client.subscribeResource({ uri }, options) : this.#client.unsubscribeResource({ uri }, options)));
+  }
+
+  /**
+   * 2026-07-28: opens the `subscriptions/listen` stream for every list the server says changes, and the
+   * subscribed resources; its notifications reach the same handlers as 2025-era ones. A new filter
+   * replaces the stream (the old one closes once the new one is acknowledged); a stream the server or the
+   * network ends while the connection lives is opened again.
+   */
+  async #listen(signal?: AbortSignal): Promise<void> {
+    const { capabilities } = this;
+    const filter: SubscriptionFilter = {
+      ...(capabilities.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(capabilities.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      ...(this.#subscribed.size > 0 ? { resourceSubscriptions: [...this.#subscribed] } : {}),
+    };
+    const previous = this.#listening;
+    this.#listening = undefined;
+    if (Object.keys(filter).length > 0) {
+      const subscription = await this.#client.listen(filter, { ...(signal ? { signal } : {}), timeout: this.#options.requestTimeoutMs });
+      this.#listening = subscription;
+      const opened = Date.now();
+      void subscription.closed.then((how) => {
+        if (how === "local" || this.#listening !== subscription || !this.open) return;
+        // A stream that keeps ending at once is not opened forever.
+        this.#quickEnds = Date.now() - opened < LISTEN_QUICK_END_MS ? this.#quickEnds + 1 : 0;
+        const { server, logger } = this.#options;
+        if (this.#quickEnds >= LISTEN_QUICK_ENDS) {
+          logger.warn(`MCP server "${server}": its subscriptions/listen stream ended ${LISTEN_QUICK_ENDS} times right after it opened; weft stops listening (its list changes are missed until it is started again)`);
+          return;
+        }
+        logger.debug(`mcp ${server}: the subscriptions/listen stream ended (${how}); listening again`);
+        this.#listen().catch((error: unknown) => logger.warn(`MCP server "${server}": listening for changes again failed: ${errorMessage(error)}`));
+      });
+    }
+    await previous?.close();
   }
 
   async complete(request: McpCompletionRequest): Promise<McpCompletion> {
@@ -383,27 +489,16 @@ export class ServerConnection {
 
   async #connect(signal: AbortSignal): Promise<void> {
     const { transport } = this.#options;
-    const attempts: (() => Transport)[] =
-      transport.kind === "stdio"
-        ? [
-            () =>
-              new StdioTransport({
-                command: transport.command,
-                args: transport.args,
-                cwd: transport.cwd,
-                env: childEnvironment(this.#options.env, transport.inheritEnv, transport.env),
-                onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
-              }),
-          ]
-        : remoteTransports(transport, this.#attribution.fetch, this.#options.oauth);
+    const attempts: (() => Transport)[] = transport.kind === "stdio" ? [() => this.#stdioTransport()] : remoteTransports(transport, this.#attribution.fetch, this.#options.oauth);
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
       try {
-        await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
+        await this.#handshake(signal);
         this.#routeProgress(this.#transport);
         this.#ready = true;
-        if (this.capabilities.logging) await this.#setLogLevel(signal);
+        if (this.capabilities.logging && !this.modern) await this.#setLogLevel(signal);
+        if (this.modern) await this.#listen(signal);
         return;
       } catch (error) {
         await this.#transport.close().catch(() => {});
@@ -412,6 +507,25 @@ export class ServerConnection {
         if (index < attempts.length - 1 && isLegacyServerAnswer(error) && !signal.aborted) continue;
         throw new ConnectError(this.#describe(error), this.stderrTail(), { cause: error });
       }
+    }
+  }
+
+  /**
+   * The handshake, negotiated: a `server/discover` probe first, then the 2026-07-28 protocol where the
+   * server offers it, the 2025 `initialize` otherwise (the SDK's `auto` mode, on the same connection). A
+   * stdio server that exits on the probe (some 2025-era servers stop at any request before `initialize`)
+   * is started again and spoken to in the 2025 era straight away.
+   */
+  async #handshake(signal: AbortSignal): Promise<void> {
+    try {
+      await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT });
+    } catch (error) {
+      if (!(this.#transport instanceof StdioTransport) || !closedDuringProbe(error) || signal.aborted) throw error;
+      this.#options.logger.debug(`mcp ${this.#options.server}: the server ended the connection at the server/discover probe; starting it again for the 2025 handshake`);
+      await this.#transport.close().catch(() => {});
+      this.#client = this.#newClient();
+      this.#transport = this.#stdioTransport();
+      await this.#client.connect(this.#transport, { signal, timeout: NO_SDK_TIMEOUT, prior: { kind: "legacy" } });
     }
   }
 
@@ -434,13 +548,31 @@ export class ServerConnection {
     };
   }
 
+  #stdioTransport(): StdioTransport {
+    const { transport } = this.#options;
+    if (transport.kind !== "stdio") throw new Error("not a stdio server");
+    return new StdioTransport({
+      command: transport.command,
+      args: transport.args,
+      cwd: transport.cwd,
+      env: childEnvironment(this.#options.env, transport.inheritEnv, transport.env),
+      onStderrLine: (line) => this.#options.logger.debug(`mcp ${this.#options.server} stderr: ${line}`),
+    });
+  }
+
   #newClient(): Client {
     const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
-    const client = new Client(CLIENT_INFO, { capabilities });
+    const client = new Client(CLIENT_INFO, {
+      capabilities,
+      // Probe with server/discover; 2026-07-28 where the server offers it, the 2025 handshake otherwise.
+      versionNegotiation: { mode: "auto", ...(this.#options.transport.kind === "stdio" ? { probe: { timeoutMs: STDIO_PROBE_MS } } : {}) },
+      // `input_required` results come back to weft, which asks its host between turns (input-round.ts).
+      inputRequired: { autoFulfill: false },
+    });
     if (this.#options.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#bridge.handle(request.params, extra.signal, this.#attribution.callOf(extra.requestId)));
+      client.setRequestHandler("elicitation/create", (request, ctx) => this.#bridge.handle(request.params, ctx.mcpReq.signal, this.#attribution.callOf(ctx.mcpReq.id)));
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged());
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#options.onToolsChanged());
     routeNotices(client, (notice) => this.#options.onNotice(notice));
     client.onclose = () => {
       // A handshake that fails (or a transport given up for the SSE fallback) is reported by `open`.
@@ -468,6 +600,11 @@ export class ServerConnection {
   #toResult(tool: string, outcome: CallOutcome, signal: AbortSignal, checkOutput?: (value: unknown) => string[]): ToolResult {
     const { server } = this.#options;
     const origin = { server, tool };
+    if (outcome.kind === "result" && isInputRequired(outcome.result)) {
+      const round = openRound(outcome.result, this.#options.elicitation);
+      if ("problem" in round) return errorResult(`MCP server "${server}" cannot finish ${tool}: ${round.problem}`, origin);
+      return this.#ask(tool, round);
+    }
     if (outcome.kind === "result") return toToolResult(outcome.result, origin, { maxResultBytes: this.#options.maxResultBytes, checkOutput });
     if (outcome.kind === "elicitation") {
       const pending = pendingRequest(server, outcome.elicitation);
@@ -493,7 +630,7 @@ export class ServerConnection {
     }
     const { transport } = this.#options;
     const message =
-      outcome.error instanceof McpError ? outcome.error.message : transport.kind === "stdio" ? errorMessage(outcome.error) : describeRemoteFailure(outcome.error, transport.url);
+      outcome.error instanceof ProtocolError ? outcome.error.message : transport.kind === "stdio" ? errorMessage(outcome.error) : describeRemoteFailure(outcome.error, transport.url);
     return errorResult(`MCP server "${server}" failed to run ${tool}: ${message}`, origin);
   }
 
@@ -509,25 +646,15 @@ export class ServerConnection {
   }
 }
 
+/** The SDK's verdict for a stdio server that ended the connection at the `server/discover` probe. */
+function closedDuringProbe(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /connection closed during the server\/discover probe/.test(error.message);
+}
+
 /** The remote transport's code-for-tokens exchange (it knows the server's resource metadata and scope). */
 function finishAuthOf(transport: Transport): ((code: string) => Promise<void>) | undefined {
   if (transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport) return (code) => transport.finishAuth(code);
   return undefined;
-}
-
-/** Every item of a paginated list request, following `nextCursor`. */
-async function allPages<Page extends { nextCursor?: string }, Item>(
-  fetchPage: (params: { cursor: string } | undefined) => Promise<Page>,
-  items: (page: Page) => Item[],
-): Promise<Item[]> {
-  const all: Item[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage(cursor === undefined ? undefined : { cursor });
-    all.push(...items(page));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
 }
 
 /** Drops undefined fields, so results compare and print cleanly. */

@@ -1,10 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { McpLogLevel } from "./config.js";
 
 /** What a server tells its host besides tool results, as the manager reports it. */
@@ -16,12 +10,12 @@ export type ServerNotice =
 
 /** Routes a server's log messages, list changes and resource updates to one callback. */
 export function routeNotices(client: Client, notify: (notice: ServerNotice) => void): void {
-  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
+  client.setNotificationHandler("notifications/message", ({ params }) =>
     notify({ kind: "log", level: params.level, ...(params.logger === undefined ? {} : { logger: params.logger }), data: params.data }),
   );
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => notify({ kind: "prompts-changed" }));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notify({ kind: "resources-changed" }));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => notify({ kind: "resource-updated", uri: params.uri }));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => notify({ kind: "prompts-changed" }));
+  client.setNotificationHandler("notifications/resources/list_changed", () => notify({ kind: "resources-changed" }));
+  client.setNotificationHandler("notifications/resources/updated", ({ params }) => notify({ kind: "resource-updated", uri: params.uri }));
 }
 
 /** A log message's data as one line of text for weft's logger. */

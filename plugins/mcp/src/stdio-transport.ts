@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { serializeMessage } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { NdjsonParser } from "@weft/sdk";
 import { LineTail } from "./line-tail.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
@@ -68,6 +67,15 @@ export class StdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /**
+   * Never handed out (stderr is drained into the tail). It exists because the SDK's version negotiation
+   * tells a stdio transport by its `pid` and `stderr` members: on stdio, a server that does not answer the
+   * `server/discover` probe in time is a 2025-era server, where over HTTP silence is an outage.
+   */
+  get stderr(): null {
+    return null;
   }
 
   start(): Promise<void> {

@@ -1,6 +1,6 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, CreateTaskResultSchema, type Task } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, StandardSchemaV1, Task } from "@modelcontextprotocol/client";
 import type { ToolProgress } from "@weft/sdk";
+import { callResultShape } from "./call-result-shape.js";
 import type { CallResult } from "./flatten-result.js";
 
 /** How often a task is polled when the server suggests no `pollInterval`. */
@@ -23,26 +23,38 @@ export interface TaskCallOptions {
 export async function callAsTask(client: Client, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: TaskCallOptions): Promise<CallResult> {
   const { signal } = options;
   const request = { signal, timeout: options.requestTimeoutMs };
-  const created = await client.request({ method: "tools/call", params }, CreateTaskResultSchema, { ...request, task: {} });
+  // The SDK 2.x has no task helpers: `task` goes in the params, as the 2025-11-25 spec puts it.
+  const created = await client.request({ method: "tools/call", params: { ...params, task: {} } }, createdTask, request);
   let task: Task = created.task;
   try {
     for (let polls = 1; ; polls++) {
       options.onprogress({ progress: polls, ...(task.statusMessage ? { message: task.statusMessage } : {}) });
       if (task.status === "completed" || task.status === "input_required") {
         // The result request may wait for the user's answers: only the call's own signal bounds it.
-        return (await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, { signal, timeout: 2_147_483_647 })) as CallResult;
+        return await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, callResultShape, { signal, timeout: 2_147_483_647 });
       }
       if (task.status === "failed" || task.status === "cancelled") {
         throw new Error(`the task ${task.status === "failed" ? "failed" : "was cancelled by the server"}${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
       }
       await pause(task.pollInterval ?? DEFAULT_POLL_MS, signal);
-      task = await client.experimental.tasks.getTask(task.taskId, request);
+      task = await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, taskShape, request);
     }
   } catch (error) {
-    if (signal.aborted) await client.experimental.tasks.cancelTask(task.taskId, { timeout: options.requestTimeoutMs }).catch(() => {});
+    if (signal.aborted) await client.request({ method: "tasks/cancel", params: { taskId: task.taskId } }, taskShape, { timeout: options.requestTimeoutMs }).catch(() => {});
     throw error;
   }
 }
+
+/** A check of the task answers weft reads (the SDK 2.x resolves no schema for `tasks/*` by itself). */
+function shaped<T>(read: (result: unknown) => boolean, problem: string): StandardSchemaV1<unknown, T> {
+  return { "~standard": { version: 1, vendor: "weft", validate: (result: unknown) => (read(result) ? { value: result as T } : { issues: [{ message: problem }] }) } };
+}
+
+const isTask = (task: unknown): boolean => typeof (task as Task | null)?.taskId === "string" && typeof (task as Task).status === "string";
+/** The answer to a task-augmented `tools/call`. */
+const createdTask = shaped<{ task: Task }>((result) => isTask((result as { task?: unknown } | null)?.task), "the server answered a task call without a task");
+/** The answer to `tasks/get` and `tasks/cancel`: the task. */
+const taskShape = shaped<Task>(isTask, "the server answered without the task");
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -42,7 +42,11 @@ const SCENARIOS: Record<string, "pass" | { fails: string }> = {
   "auth/token-endpoint-auth-post": "pass",
   "auth/token-endpoint-auth-none": "pass",
   "auth/pre-registration": "pass",
-  "auth/2025-03-26-oauth-metadata-backcompat": "pass",
+  // The harness serves the authorization server metadata at the origin's well-known URL with the issuer
+  // "<origin>/oauth". The MCP SDK 2.x checks RFC 8414 §3.3 (the issuer must be the URL the metadata was
+  // looked up from) and refuses it: `Issuer mismatch in authorization server metadata`. Passing needs the
+  // SDK's `skipIssuerMetadataValidation`, which it calls security-weakening; weft does not set it.
+  "auth/2025-03-26-oauth-metadata-backcompat": { fails: "the harness's metadata names another issuer, which the SDK 2.x refuses (RFC 8414 §3.3)" },
   "auth/2025-03-26-oauth-endpoint-fallback": "pass",
   "auth/resource-mismatch": "pass",
   "auth/offline-access-scope": "pass",

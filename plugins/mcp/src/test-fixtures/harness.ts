@@ -15,6 +15,8 @@ export const SERVERS = {
   filesystem: `${modules}@modelcontextprotocol/server-filesystem/dist/index.js`,
   memory: `${modules}@modelcontextprotocol/server-memory/dist/index.js`,
   test: fileURLToPath(new URL("./test-server.mjs", import.meta.url)),
+  /** Built on @modelcontextprotocol/server 2.x: `--era=2026` or `--era=2025` (see the file). */
+  twoEra: fileURLToPath(new URL("./two-era-server.mjs", import.meta.url)),
 };
 
 /** A stdio entry running one of SERVERS with this node. */
@@ -59,6 +61,30 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse", port?:
   return {
     port,
     output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+/** The two-era server over Streamable HTTP on a free port; resolves once it listens. */
+export async function startTwoEraHttp(...args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVERS.twoEra, `--http=${port}`, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening ${port}`)) resolve();
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`two-era-server exited (${code}): ${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
