@@ -16,7 +16,7 @@ describe("parseMcpConfig", () => {
       {
         mcpServers: {
           fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { DEBUG: "1" }, cwd: "sub" },
-          web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, timeout: 5000, toolTimeout: 9000, maxResultBytes: 65_536, logLevel: "debug" },
+          web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, timeout: 5000, toolTimeout: 9000, callTimeout: 60_000, maxResultBytes: 65_536, logLevel: "debug" },
           old: { type: "sse", url: "https://example.com/sse", disabled: true },
         },
       },
@@ -28,12 +28,13 @@ describe("parseMcpConfig", () => {
         enabled: true,
         timeoutMs: 30_000,
         toolTimeoutMs: 120_000,
+        callTimeoutMs: 3_600_000,
         maxResultBytes: 1_048_576,
         logLevel: "warning",
         transport: { kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { DEBUG: "1" }, cwd: "/project/sub", inheritEnv: [] },
       },
-      { name: "web", enabled: true, timeoutMs: 5000, toolTimeoutMs: 9000, maxResultBytes: 65_536, logLevel: "debug", transport: { kind: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } } },
-      { name: "old", enabled: false, timeoutMs: 30_000, toolTimeoutMs: 120_000, maxResultBytes: 1_048_576, logLevel: "warning", transport: { kind: "sse", url: "https://example.com/sse", headers: {} } },
+      { name: "web", enabled: true, timeoutMs: 5000, toolTimeoutMs: 9000, callTimeoutMs: 60_000, maxResultBytes: 65_536, logLevel: "debug", transport: { kind: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } } },
+      { name: "old", enabled: false, timeoutMs: 30_000, toolTimeoutMs: 120_000, callTimeoutMs: 3_600_000, maxResultBytes: 1_048_576, logLevel: "warning", transport: { kind: "sse", url: "https://example.com/sse", headers: {} } },
     ]);
   });
 

@@ -7,8 +7,10 @@ import { DEFAULT_MAX_RESULT_BYTES } from "./result-limit.js";
 
 /** Connect-and-list limit when a server sets no `timeout`. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** One call's ceiling when a server sets no `toolTimeout`. */
+/** One call's ceiling of quiet time (no result, no progress) when a server sets no `toolTimeout`. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** The longest one call may run, progress or not, when a server sets no `callTimeout` (and its `toolTimeout` is shorter). */
+export const DEFAULT_CALL_TIMEOUT_MS = 3_600_000;
 
 export interface StdioLaunch {
   kind: "stdio";
@@ -48,6 +50,8 @@ export interface McpServerSpec {
   enabled: boolean;
   timeoutMs: number;
   toolTimeoutMs: number;
+  /** The hard limit of one call, whatever its progress: its tools declare it as their `timeoutMs`. */
+  callTimeoutMs: number;
   /** The most text one tool result gives the model, in UTF-8 bytes. */
   maxResultBytes: number;
   /** The least severe log message the server should send (`logging/setLevel`). */
@@ -173,11 +177,13 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
   const enabled = read.boolean("enabled");
   const disabled = read.boolean("disabled");
   const tools = read.strings("tools");
+  const toolTimeoutMs = read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS;
   return {
     name,
     enabled: enabled !== false && disabled !== true,
     timeoutMs: read.positiveNumber("timeout") ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    toolTimeoutMs: read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS,
+    toolTimeoutMs,
+    callTimeoutMs: read.positiveNumber("callTimeout") ?? Math.max(DEFAULT_CALL_TIMEOUT_MS, toolTimeoutMs),
     maxResultBytes: read.byteCount("maxResultBytes") ?? DEFAULT_MAX_RESULT_BYTES,
     logLevel: read.oneOf("logLevel", LOG_LEVELS) ?? "warning",
     ...(tools ? { tools: toolFilter(tools) } : {}),

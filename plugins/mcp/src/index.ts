@@ -10,6 +10,7 @@ export {
   resolveTransport,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  DEFAULT_CALL_TIMEOUT_MS,
   type McpServerSpec,
   type ParseOptions,
   type RemoteEndpoint,

@@ -35,12 +35,6 @@ import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-st
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
-/**
- * MCP tools keep their own "quiet time" ceiling (`toolTimeout`, restarted by progress), so they declare no
- * overall limit of their own. A caller's limit still holds: at `ctx.deadline` the call is cancelled on the
- * server and reports itself (`timedOut`).
- */
-const SELF_TIMED_MS = 2_147_483_647;
 /** Sign-ins one start may ask for: a second covers a grant the server refused right after the first. */
 const MAX_SIGN_INS = 2;
 
@@ -526,7 +520,9 @@ export class Manager implements McpHost {
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
-      timeoutMs: SELF_TIMED_MS,
+      // The quiet-time ceiling (`toolTimeout`) restarts on progress; `callTimeout` is the hard bound the
+      // execute path holds the call to: at `ctx.deadline` it is cancelled on the server and says so.
+      timeoutMs: spec.callTimeoutMs,
       execute: (args, ctx) =>
         withCallHeaders(this.#options.callHeaders?.({ sessionId: ctx.session?.id, callId: ctx.callId }) ?? {}, () =>
           this.#call(entry, connection, tool.name, args, ctx, shape),
