@@ -15,6 +15,7 @@ export const SERVERS = {
   filesystem: `${modules}@modelcontextprotocol/server-filesystem/dist/index.js`,
   memory: `${modules}@modelcontextprotocol/server-memory/dist/index.js`,
   test: fileURLToPath(new URL("./test-server.mjs", import.meta.url)),
+  tasks: fileURLToPath(new URL("./task-server.mjs", import.meta.url)),
 };
 
 /** A stdio entry running one of SERVERS with this node. */
