@@ -21,5 +21,5 @@ export {
 export { childEnvironment, INHERITED_VARIABLES } from "./child-env.js";
 export { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 export type { ElicitationTicket } from "./elicitation-bridge.js";
-export { fileTokenStore, defaultTokenFile, type McpTokenStore, type StoredAuthorization } from "./token-store.js";
+export { fileTokenStore, defaultTokenFile, type McpTokenStore, type PendingSignIn, type StoredAuthorization } from "./token-store.js";
 export type { McpAuthSpec, OAuthGrant } from "./auth-config.js";

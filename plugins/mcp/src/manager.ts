@@ -23,13 +23,14 @@ import type {
   ToolResult,
   WaitFor,
 } from "@weft/sdk";
-import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
+import { parseServerEntry, resolveTransport, type McpServerSpec, type ServerTransport } from "./config.js";
 import { outputChecker } from "./output-schema.js";
 import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
 import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
 import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
 import { signIn } from "./sign-in.js";
+import { resumeSignIn, type SignInRedirect } from "./resume-sign-in.js";
 import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
@@ -245,6 +246,15 @@ export class Manager implements McpHost {
     return this.#tokens().delete(new URL(transport.url).href);
   }
 
+  async finishSignIn(name: string, redirect: SignInRedirect): Promise<McpServerStatus> {
+    const entry = this.#entry(name);
+    const transport = resolveTransport(entry.spec, this.#options.env);
+    const oauth = await this.#oauth(entry, transport);
+    if (!oauth || transport.kind === "stdio") throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${name}" has no "auth" entry: there is no sign-in to finish`);
+    await resumeSignIn(oauth, transport.url, name, redirect);
+    return this.start(name);
+  }
+
   /** Stops every server; idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -342,11 +352,7 @@ export class Manager implements McpHost {
   async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
     const { spec } = entry;
     const transport = resolveTransport(spec, this.#options.env);
-    if (transport.kind !== "stdio" && transport.auth) entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens());
-    const oauth = await entry.oauth?.catch((error: unknown) => {
-      entry.oauth = undefined;
-      throw error;
-    });
+    const oauth = await this.#oauth(entry, transport);
     const connection = await ServerConnection.open(
       {
         server: spec.name,
@@ -371,10 +377,23 @@ export class Manager implements McpHost {
     return connection;
   }
 
+  /** The entry's OAuth provider (servers with `auth:`), opened once and kept across its connections. */
+  async #oauth(entry: Entry, transport: ServerTransport): Promise<WeftOAuthProvider | undefined> {
+    if (transport.kind === "stdio" || !transport.auth) return undefined;
+    entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens(), this.#signInTimeoutMs());
+    return entry.oauth.catch((error: unknown) => {
+      entry.oauth = undefined;
+      throw error;
+    });
+  }
+
+  #signInTimeoutMs(): number {
+    return this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+  }
+
   /** The user's sign-in through the host's `waitFor`, bounded like a server's question. */
   #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
-    const timeoutMs = this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
-    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs });
+    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs: this.#signInTimeoutMs() });
   }
 
   #tokens(): McpTokenStore {

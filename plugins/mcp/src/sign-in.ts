@@ -89,16 +89,21 @@ function codeFromAnswer(content: unknown, request: AuthorizationRequest, server:
 
 /** The code of the URL the authorization server redirected to; its `error` or a foreign `state` fail. */
 function codeFromRedirect(url: URL, request: AuthorizationRequest, server: string): string {
+  const { code, state } = redirectParts(url, server);
+  if (state !== request.state) throw stateMismatch(server);
+  return code;
+}
+
+/** The code and state the authorization server's redirect carries; its `error`, or no code, fail. */
+export function redirectParts(url: URL, server: string): { code: string; state: string | null } {
   const error = url.searchParams.get("error");
   if (error !== null) {
     const description = url.searchParams.get("error_description");
     throw new WeftError("MCP_AUTH_FAILED", `the authorization server refused the sign-in to MCP server "${server}": ${error}${description ? ` (${description})` : ""}`);
   }
-  const state = url.searchParams.get("state");
-  if (state !== request.state) throw stateMismatch(server);
   const code = url.searchParams.get("code");
   if (!code) throw new WeftError("MCP_AUTH_FAILED", `the redirect of the sign-in to MCP server "${server}" carries no code: ${url.origin}${url.pathname}`);
-  return code;
+  return { code, state: url.searchParams.get("state") };
 }
 
 function stateMismatch(server: string): WeftError {
