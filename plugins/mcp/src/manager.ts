@@ -90,6 +90,12 @@ interface Entry {
   oauth?: Promise<WeftOAuthProvider>;
 }
 
+/** A connection being opened: set as soon as it exists (for the catch of a failed list), and whether its `timeout` ended it. */
+interface Opening {
+  connection?: ServerConnection;
+  timedOut?: boolean;
+}
+
 interface Reconnection {
   /** The attempt running now; calls join it. */
   running?: Promise<void>;
@@ -299,30 +305,13 @@ export class Manager implements McpHost {
     await previous?.close().catch(() => {});
 
     const stops = [stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    // Undefined while the user signs in: that wait is not the server's connect time.
-    let timeout: AbortSignal | undefined = AbortSignal.timeout(spec.timeoutMs);
-    let signal = AbortSignal.any([timeout, ...stops]);
-    const opening: { connection?: ServerConnection } = {};
-    let connection: ServerConnection | undefined;
+    const opening: Opening = {};
     try {
-      // A server may refuse the handshake or only the listing until the user signs in.
-      for (let round = 1; ; round++) {
-        try {
-          connection ??= await this.#open(entry, signal, opening);
-          entry.connection = connection;
-          entry.listed = this.#filter(spec, await connection.listTools(signal), true, connection.runsTasks);
-          return connection;
-        } catch (error) {
-          if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
-          // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
-          timeout = undefined;
-          await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
-          timeout = AbortSignal.timeout(spec.timeoutMs);
-          signal = AbortSignal.any([timeout, ...stops]);
-        }
-      }
+      const { connection, tools } = await this.#openListed(entry, stops, opening, (opened) => (entry.connection = opened));
+      entry.listed = this.#filter(spec, tools, true, connection.runsTasks);
+      return connection;
     } catch (error) {
-      connection ??= opening.connection;
+      const connection = opening.connection;
       // Died while listing: `#lost` has already said so.
       if (connection?.lost) return undefined;
       entry.connection = undefined;
@@ -332,7 +321,7 @@ export class Manager implements McpHost {
         this.#setState(entry, "stopped");
         return undefined;
       }
-      const reason = timeout?.aborted
+      const reason = opening.timedOut
         ? `did not connect and list its tools within ${spec.timeoutMs} ms (its "timeout")`
         : bounds.deadline?.aborted
           ? `was not ready before the MCP start deadline (${bounds.deadlineMs} ms)`
@@ -348,8 +337,30 @@ export class Manager implements McpHost {
     }
   }
 
+  /**
+   * Opens a connection and lists its tools (`onOpen` sees the connection before it lists). A server may
+   * refuse the handshake or only the listing until the user signs in: each sign-in (at most MAX_SIGN_INS)
+   * goes to the host's `waitFor`, and the server's `timeout` starts again after it, since the user's time
+   * is not the server's connect time. `opening.timedOut` says whether that timeout ended it.
+   */
+  async #openListed(entry: Entry, stops: AbortSignal[], opening: Opening, onOpen?: (connection: ServerConnection) => void): Promise<{ connection: ServerConnection; tools: McpTool[] }> {
+    for (let round = 1; ; round++) {
+      const timeout = AbortSignal.timeout(entry.spec.timeoutMs);
+      const signal = AbortSignal.any([timeout, ...stops]);
+      try {
+        const connection = opening.connection ?? (await this.#open(entry, signal, opening));
+        onOpen?.(connection);
+        return { connection, tools: await connection.listTools(signal) };
+      } catch (error) {
+        opening.timedOut = timeout.aborted;
+        if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
+        await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
+      }
+    }
+  }
+
   /** A new connection for the entry; `opening.connection` is set as soon as it exists, for the catch of a failed list. */
-  async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
+  async #open(entry: Entry, signal: AbortSignal, opening: Opening = {}): Promise<ServerConnection> {
     const { spec } = entry;
     const transport = resolveTransport(spec, this.#options.env);
     const oauth = await this.#oauth(entry, transport);
@@ -456,11 +467,10 @@ export class Manager implements McpHost {
     const stopping = new AbortController();
     reconnect.controller = stopping;
     reconnect.running = (async () => {
-      const signal = AbortSignal.any([AbortSignal.timeout(entry.spec.timeoutMs), stopping.signal]);
-      const opening: { connection?: ServerConnection } = {};
+      const opening: Opening = {};
       try {
-        const connection = await this.#open(entry, signal, opening);
-        const tools = await connection.listTools(signal);
+        // A server that now wants a sign-in (its grant expired or was revoked) asks the host, as at a start.
+        const { connection, tools } = await this.#openListed(entry, [stopping.signal], opening);
         if (entry.reconnect !== reconnect || connection.lost) throw new Error("the new session ended at once");
         entry.reconnect = undefined;
         entry.connection = connection;
@@ -477,13 +487,15 @@ export class Manager implements McpHost {
         await opening.connection?.close();
         if (entry.reconnect !== reconnect || stopping.signal.aborted) return;
         reconnect.failures++;
-        const reason = signal.aborted ? `did not reconnect within ${entry.spec.timeoutMs} ms (its "timeout")` : errorMessage(error);
-        if (reconnect.failures >= this.#reconnectPolicy.attempts) {
+        const reason = opening.timedOut ? `did not reconnect within ${entry.spec.timeoutMs} ms (its "timeout")` : errorMessage(error);
+        // A sign-in this host cannot ask for, or the user refused: another attempt would not change that.
+        const signInFailed = error instanceof WeftError && error.code === "MCP_AUTH_FAILED";
+        if (signInFailed || reconnect.failures >= this.#reconnectPolicy.attempts) {
           entry.reconnect = undefined;
-          entry.error = `lost its connection and could not reconnect (${reconnect.failures} attempts; the last: ${reason})`;
+          entry.error = signInFailed ? reason : `lost its connection and could not reconnect (${reconnect.failures} attempts; the last: ${reason})`;
           const removed = entry.registered.map((tool) => tool.name);
           this.#unpublish(entry);
-          this.#logger.warn(`MCP server "${entry.spec.name}" ${entry.error}; its tools were removed`);
+          this.#logger.warn(`MCP server "${entry.spec.name}" ${signInFailed ? `cannot reconnect: ${reason}` : entry.error}; its tools were removed`);
           this.#setState(entry, "failed");
           if (removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added: [], removed });
           return;
