@@ -135,7 +135,10 @@ describe("a remote server behind OAuth", () => {
     const shown: Suspension[] = [];
     const impatient = await createTestKernel([[mcp, { config: config(true), tokenStore: store, elicitationTimeoutMs: 1 }]], {
       logger: memoryLogger(),
-      waitFor: async (suspension) => (shown.push(suspension), { action: "cancel" }),
+      waitFor: async (suspension) => {
+        shown.push(suspension);
+        return { action: "cancel" };
+      },
     });
     kernels.push(impatient);
     const redirect = (await fetch(shown[0]?.url ?? "", { redirect: "manual" })).headers.get("location") ?? "";
@@ -154,7 +157,10 @@ describe("a remote server behind OAuth", () => {
   it("finishes a sign-in from its redirect in a host that did not start it, and refuses a redirect of no sign-in in progress", async () => {
     await mcpHost(await start(browser)).signOut("guarded");
     const shown: Suspension[] = [];
-    const first = await start(async (suspension) => (shown.push(suspension), { action: "cancel" }));
+    const first = await start(async (suspension) => {
+      shown.push(suspension);
+      return { action: "cancel" };
+    });
     expect(mcpHost(first).status()[0]?.state).toBe("failed");
     const redirect = (await fetch(shown[0]?.url ?? "", { redirect: "manual" })).headers.get("location") ?? "";
     const { searchParams } = new URL(redirect);
