@@ -29,7 +29,7 @@ import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
 import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
 import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
-import { signIn } from "./sign-in.js";
+import { SignInRefused, signIn } from "./sign-in.js";
 import { resumeSignIn, type SignInRedirect } from "./resume-sign-in.js";
 import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
@@ -403,8 +403,14 @@ export class Manager implements McpHost {
   }
 
   /** The user's sign-in through the host's `waitFor`, bounded like a server's question. */
-  #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
-    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs: this.#signInTimeoutMs() });
+  async #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
+    try {
+      return await signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs: this.#signInTimeoutMs() });
+    } catch (error) {
+      // A link nobody was shown, or the user declined, must not be finished later by another process.
+      if (error instanceof SignInRefused) await (await entry.oauth)?.forget(request.state);
+      throw error;
+    }
   }
 
   #tokens(): McpTokenStore {

@@ -167,6 +167,11 @@ export class WeftOAuthProvider implements OAuthClientProvider {
     return this.#codeVerifier;
   }
 
+  /** Drops the sign-in started with `state`: it will not be finished. */
+  async forget(state: string): Promise<void> {
+    await this.#save({}, (signIns) => delete signIns[state]);
+  }
+
   /** client_credentials asks for tokens directly; the authorization code grant keeps the SDK's request. */
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
     if (this.#auth.grant !== "client_credentials") return undefined;

@@ -184,5 +184,7 @@ describe("a remote server behind OAuth", () => {
     });
     const declined = await start(async () => ({ action: "decline" }));
     expect(mcpHost(declined).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
+    // Neither link will be opened: no sign-in stays in the store for another process to finish.
+    expect((await fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })).get(protectedMcp.url))?.signIns).toBeUndefined();
   });
 });
