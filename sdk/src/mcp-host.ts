@@ -187,4 +187,10 @@ export interface McpHost {
    * next start signs in again). Resolves false when nothing was stored.
    */
   signOut(server: string): Promise<boolean>;
+  /**
+   * Finishes a sign-in from the authorization server's redirect (the URL the browser was sent to, or its
+   * `code` and `state`), in whichever process started it: the token store keeps each sign-in in progress
+   * until it expires. Then starts the server; resolves with its status.
+   */
+  finishSignIn(server: string, redirect: string | { code: string; state: string }): Promise<McpServerStatus>;
 }

@@ -1,23 +1,30 @@
 import { loadProject } from "@weft/core";
-import type { PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+import type { McpServerStatus, PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
 import { UsageError, type CommandIO } from "../command.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
 
 /**
  * `weft mcp login <server>`: forgets what weft stored for the server's OAuth, then signs in again. The
  * sign-in URL is printed; the browser's redirect comes back to the plugin's loopback listener, which ends
- * the wait. Tokens go to the token store (a 0600 file under the user's config dir).
+ * the wait. Tokens go to the token store (a 0600 file under the user's config dir). With `--redirect
+ * <url>` it finishes a sign-in started before (by another process, whose listener the browser could not
+ * reach) with the URL the browser was sent back to.
  */
-export async function runMcpLogin(name: string | undefined, values: { config?: string }, io: CommandIO): Promise<number> {
+export async function runMcpLogin(name: string | undefined, values: { config?: string; redirect?: string }, io: CommandIO): Promise<number> {
   if (!name) throw new UsageError("name the server to sign in to");
   const gate = { ready: false };
   const project = await loadProject({ cwd: io.cwd, config: values.config, waitFor: signInPrompt(name, gate, io), feedback: mcpProgress(io) });
   try {
     const host = project.toolkit.mcp();
     if (!host) throw new UsageError("the project has no MCP servers");
-    await host.signOut(name);
-    gate.ready = true;
-    const status = await host.start(name);
+    let status: McpServerStatus;
+    if (values.redirect !== undefined) {
+      status = await host.finishSignIn(name, values.redirect);
+    } else {
+      await host.signOut(name);
+      gate.ready = true;
+      status = await host.start(name);
+    }
     if (status.state !== "connected") {
       io.stderr.write(`weft: not signed in to ${name}: ${status.error ?? status.state}\n`);
       return 1;

@@ -17,6 +17,7 @@ export default defineCommand({
     force: { type: "boolean", description: "add: replace a server of the same name" },
     env: { type: "string", multiple: true, value: "<KEY=VALUE>", description: "add: an environment variable of a command server (repeatable)" },
     header: { type: "string", multiple: true, value: "<'Name: value'>", description: "add: an HTTP header of a URL server (repeatable)" },
+    redirect: { type: "string", value: "<url>", description: "login: finish a sign-in started elsewhere with the URL the browser was sent back to" },
     ...MCP_SERVE_FLAGS,
   },
   examples: [
@@ -25,6 +26,7 @@ export default defineCommand({
     "weft mcp add memory -- npx -y @modelcontextprotocol/server-memory",
     "weft mcp add docs --url https://example.com/mcp",
     "weft mcp login docs",
+    "weft mcp login docs --redirect 'http://127.0.0.1:33418/callback?code=...&state=...'",
     "weft mcp add github --url https://api.example.com/mcp --header 'Authorization: Bearer ${GITHUB_TOKEN}'",
     "weft mcp add memory --env MEMORY_FILE_PATH=./memory.json -- npx -y @modelcontextprotocol/server-memory",
     "weft mcp serve",

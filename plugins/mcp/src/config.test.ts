@@ -16,7 +16,7 @@ describe("parseMcpConfig", () => {
       {
         mcpServers: {
           fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { DEBUG: "1" }, cwd: "sub" },
-          web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, timeout: 5000, toolTimeout: 9000, maxResultBytes: 65_536, logLevel: "debug" },
+          web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" }, timeout: 5000, toolTimeout: 9000, callTimeout: 60_000, maxResultBytes: 65_536, logLevel: "debug" },
           old: { type: "sse", url: "https://example.com/sse", disabled: true },
         },
       },
@@ -28,12 +28,13 @@ describe("parseMcpConfig", () => {
         enabled: true,
         timeoutMs: 30_000,
         toolTimeoutMs: 120_000,
+        callTimeoutMs: 3_600_000,
         maxResultBytes: 1_048_576,
         logLevel: "warning",
         transport: { kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { DEBUG: "1" }, cwd: "/project/sub", inheritEnv: [] },
       },
-      { name: "web", enabled: true, timeoutMs: 5000, toolTimeoutMs: 9000, maxResultBytes: 65_536, logLevel: "debug", transport: { kind: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } } },
-      { name: "old", enabled: false, timeoutMs: 30_000, toolTimeoutMs: 120_000, maxResultBytes: 1_048_576, logLevel: "warning", transport: { kind: "sse", url: "https://example.com/sse", headers: {} } },
+      { name: "web", enabled: true, timeoutMs: 5000, toolTimeoutMs: 9000, callTimeoutMs: 60_000, maxResultBytes: 65_536, logLevel: "debug", transport: { kind: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } } },
+      { name: "old", enabled: false, timeoutMs: 30_000, toolTimeoutMs: 120_000, callTimeoutMs: 3_600_000, maxResultBytes: 1_048_576, logLevel: "warning", transport: { kind: "sse", url: "https://example.com/sse", headers: {} } },
     ]);
   });
 
@@ -156,7 +157,25 @@ describe("loadMcpConfig", () => {
       invalid(`cannot read the mcp config ${join(dir, "missing.json")}: ENOENT: no such file or directory, open '${join(dir, "missing.json")}'; check the path (relative paths start from ${dir})`),
     );
     expect(() => loadMcpConfig("broken.json", { baseDir: dir })).toThrow(expect.objectContaining({ code: "MCP_CONFIG_INVALID", message: expect.stringMatching(new RegExp(`^${join(dir, "broken.json")} is not valid JSON: `)) }));
-    expect(() => loadMcpConfig("bad-field.json", { baseDir: dir })).toThrow(invalid(`${join(dir, "bad-field.json")}: mcp server "b": "command" must be a string`));
+    expect(() => loadMcpConfig("bad-field.json", { baseDir: dir })).toThrow(invalid(`${join(dir, "bad-field.json")}:1:31: mcp server "b": "command" must be a string`));
+  });
+
+  it("names the line and column of an unset ${VAR} (and the server and field), in a .mcp.json with tabs and in a one-line mcp.json", async () => {
+    const file = join(dir, ".mcp.json");
+    const entries = { web: { url: "https://h/mcp", headers: { Accept: "text/plain", Authorization: "Bearer ${API_TOKEN}" } }, tool: { command: "run", args: ["--host", "${HOST}"] } };
+    await writeFile(file, `${JSON.stringify({ mcpServers: entries }, null, "\t")}\n`);
+    expect(() => loadMcpConfig(".mcp.json", { baseDir: dir, env: { HOST: "h" } })).toThrow(
+      invalid(`${file}:7:22: mcp server "web": headers.Authorization: environment variable API_TOKEN is not set (set it, or write \${API_TOKEN:-default} for a fallback)`),
+    );
+    expect(() => loadMcpConfig(".mcp.json", { baseDir: dir, env: { API_TOKEN: "t" } })).toThrow(
+      invalid(`${file}:14:5: mcp server "tool": args[1]: environment variable HOST is not set (set it, or write \${HOST:-default} for a fallback)`),
+    );
+    await writeFile(join(dir, "one-line.json"), JSON.stringify({ servers: { web: { url: "${MCP_URL}/mcp" } } }));
+    expect(() => loadMcpConfig("one-line.json", { baseDir: dir, env: {} })).toThrow(
+      invalid(`${join(dir, "one-line.json")}:1:26: mcp server "web": "url": environment variable MCP_URL is not set (set it, or write \${MCP_URL:-default} for a fallback)`),
+    );
+    // Through the plugin, as a project's .mcp.json reaches it.
+    await expect(createTestKernel([[mcp, { config: ".mcp.json" }]], { logger: memoryLogger(), baseDir: dir })).rejects.toThrow(`${file}:7:22: mcp server "web": headers.Authorization: environment variable API_TOKEN is not set`);
   });
 });
 

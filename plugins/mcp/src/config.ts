@@ -3,12 +3,15 @@ import { isAbsolute, resolve } from "node:path";
 import { WeftError, errorMessage } from "@weft/sdk";
 import { parseAuth, resolveAuth, type McpAuthSpec } from "./auth-config.js";
 import { expandVariables } from "./expand-variables.js";
+import { jsonPositions, type JsonPath, type JsonPositions } from "./json-positions.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "./result-limit.js";
 
 /** Connect-and-list limit when a server sets no `timeout`. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** One call's ceiling when a server sets no `toolTimeout`. */
+/** One call's ceiling of quiet time (no result, no progress) when a server sets no `toolTimeout`. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** The longest one call may run, progress or not, when a server sets no `callTimeout` (and its `toolTimeout` is shorter). */
+export const DEFAULT_CALL_TIMEOUT_MS = 3_600_000;
 
 export interface StdioLaunch {
   kind: "stdio";
@@ -48,6 +51,8 @@ export interface McpServerSpec {
   enabled: boolean;
   timeoutMs: number;
   toolTimeoutMs: number;
+  /** The hard limit of one call, whatever its progress: its tools declare it as their `timeoutMs`. */
+  callTimeoutMs: number;
   /** The most text one tool result gives the model, in UTF-8 bytes. */
   maxResultBytes: number;
   /** The least severe log message the server should send (`logging/setLevel`). */
@@ -63,6 +68,10 @@ export interface ParseOptions {
   env?: Record<string, string | undefined>;
   /** Named in error messages: the mcp.json path. */
   source?: string;
+  /** Where the values of `source` are: errors then name its line and column too. */
+  positions?: JsonPositions;
+  /** The path of the servers map in `source` (`["mcpServers"]`); set by `parseMcpConfig`. */
+  within?: JsonPath;
 }
 
 const MAX_DELAY_MS = 2_147_483_647;
@@ -97,7 +106,7 @@ export function loadMcpConfig(config: string | object, options: ParseOptions = {
   } catch (error) {
     throw new WeftError("MCP_CONFIG_INVALID", `cannot read the mcp config ${file}: ${errorMessage(error)}; check the path (relative paths start from ${options.baseDir ?? process.cwd()})`, { cause: error });
   }
-  return parseMcpConfig(parseJson(content, file), { ...options, source: options.source ?? file });
+  return parseMcpConfig(parseJson(content, file), { ...options, source: options.source ?? file, positions: jsonPositions(content) });
 }
 
 /**
@@ -105,25 +114,24 @@ export function loadMcpConfig(config: string | object, options: ParseOptions = {
  * entries itself (an inline `mcp:` map in weft.config.yaml). Entries come back in the file's order.
  */
 export function parseMcpConfig(config: unknown, options: ParseOptions = {}): McpServerSpec[] {
-  const where = options.source ? `${options.source}: ` : "";
   if (!isRecord(config)) {
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}the mcp config must be a JSON object like {"mcpServers": {"name": {"command": "..."}}}`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${located(options, [])}the mcp config must be a JSON object like {"mcpServers": {"name": {"command": "..."}}}`);
   }
   const key = TOP_LEVEL_KEYS.find((candidate) => candidate in config);
   const servers = key ? config[key] : withoutKeys(config, NOT_SERVERS);
   if (!isRecord(servers)) {
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}"${key}" must be an object mapping server names to their settings`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${located(options, key ? [key] : [])}"${key}" must be an object mapping server names to their settings`);
   }
-  const specs = Object.entries(servers).map(([name, entry]) => parseServerEntry(name, entry, options));
-  for (const spec of specs) if (spec.enabled) resolveTransport(spec, options.env, options.source);
+  const inFile = { ...options, within: key ? [key] : [] };
+  const specs = Object.entries(servers).map(([name, entry]) => parseServerEntry(name, entry, inFile));
+  for (const spec of specs) if (spec.enabled) resolveTransport(spec, options.env, inFile);
   return specs;
 }
 
 /** Validates one entry (common or array form); `${VAR}` references are checked by `resolveTransport`. */
 export function parseServerEntry(name: string, entry: unknown, options: ParseOptions = {}): McpServerSpec {
   const fail = (field: string, problem: string): never => {
-    const where = options.source ? `${options.source}: ` : "";
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${name}": ${field} ${problem}`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${located(options, [name, ...fieldPath(field)])}mcp server "${name}": ${field} ${problem}`);
   };
   if (name.length === 0) fail("name", "must not be empty");
   if (!isRecord(entry)) return fail("entry", `must be an object with "command" (a local server) or "url" (a remote one)`);
@@ -173,11 +181,13 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
   const enabled = read.boolean("enabled");
   const disabled = read.boolean("disabled");
   const tools = read.strings("tools");
+  const toolTimeoutMs = read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS;
   return {
     name,
     enabled: enabled !== false && disabled !== true,
     timeoutMs: read.positiveNumber("timeout") ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    toolTimeoutMs: read.positiveNumber("toolTimeout") ?? DEFAULT_TOOL_TIMEOUT_MS,
+    toolTimeoutMs,
+    callTimeoutMs: read.positiveNumber("callTimeout") ?? Math.max(DEFAULT_CALL_TIMEOUT_MS, toolTimeoutMs),
     maxResultBytes: read.byteCount("maxResultBytes") ?? DEFAULT_MAX_RESULT_BYTES,
     logLevel: read.oneOf("logLevel", LOG_LEVELS) ?? "warning",
     ...(tools ? { tools: toolFilter(tools) } : {}),
@@ -189,10 +199,9 @@ export function parseServerEntry(name: string, entry: unknown, options: ParseOpt
  * The transport with every `${VAR}` (and `${VAR:-default}`) in `command`, `args`, `env`, `url`, `headers` and `auth` expanded. An unset variable is
  * a MCP_CONFIG_INVALID error naming the server, the field and the variable, never any value.
  */
-export function resolveTransport(spec: McpServerSpec, env: Record<string, string | undefined> = process.env, source?: string): ServerTransport {
+export function resolveTransport(spec: McpServerSpec, env: Record<string, string | undefined> = process.env, source: Pick<ParseOptions, "source" | "positions" | "within"> = {}): ServerTransport {
   const unset = (field: string, problem: string): never => {
-    const where = source ? `${source}: ` : "";
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": ${field}: ${problem}`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${located(source, [spec.name, ...fieldPath(field)])}mcp server "${spec.name}": ${field}: ${problem}`);
   };
   const expand = (field: string) => (text: string) => expandVariables(text, env, (problem) => unset(field, problem));
   const mapValues = (field: string, map: Record<string, string>) =>
@@ -203,11 +212,27 @@ export function resolveTransport(spec: McpServerSpec, env: Record<string, string
   }
   const url = expand('"url"')(transport.url);
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-    const where = source ? `${source}: ` : "";
-    throw new WeftError("MCP_CONFIG_INVALID", `${where}mcp server "${spec.name}": "url" must be an http:// or https:// URL (got "${transport.url}")`);
+    throw new WeftError("MCP_CONFIG_INVALID", `${located(source, [spec.name, "url"])}mcp server "${spec.name}": "url" must be an http:// or https:// URL (got "${transport.url}")`);
   }
   const auth = transport.auth && resolveAuth(transport.auth, env, unset);
   return { ...transport, url, headers: mapValues("headers", transport.headers), ...(auth ? { auth } : {}) };
+}
+
+/** `file:line:column: ` of the value at `path` (under the servers map), `file: ` without positions, nothing without a file. */
+function located(options: Pick<ParseOptions, "source" | "positions" | "within">, path: JsonPath): string {
+  if (!options.source) return "";
+  const position = options.positions?.at([...(options.within ?? []), ...path]);
+  return position ? `${options.source}:${position.line}:${position.column}: ` : `${options.source}: `;
+}
+
+/**
+ * The key path an error's field label names, within the server's entry: `"auth.grant"` is auth, grant;
+ * `args[0]` is args, 0; `entry` and `name` are the entry itself. A key with a dot in it resolves to its
+ * parent, the nearest position there is.
+ */
+function fieldPath(field: string): JsonPath {
+  if (field === "entry" || field === "name") return [];
+  return [...field.replace(/"/g, "").matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map((match) => (match[1] === undefined ? (match[2] ?? "") : Number(match[1])));
 }
 
 function toolFilter(names: string[]): ToolFilter {

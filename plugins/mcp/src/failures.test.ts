@@ -26,6 +26,7 @@ describe("misbehaving servers", () => {
         closed: { url: `http://127.0.0.1:${closedPort}/mcp` },
         quiet: { ...stdio("test"), toolTimeout: 1000 },
         patient: { ...stdio("test"), toolTimeout: 2000 },
+        bounded: { ...stdio("test"), callTimeout: 1500 },
         noisy: stdio("test", "--noisy-stdout"),
         old: stdio("test", "--bad-version"),
         refusing: stdio("test", "--refuse-initialize"),
@@ -129,6 +130,20 @@ describe("misbehaving servers", () => {
       metadata: { timedOut: true },
     });
     await vi.waitFor(async () => expect(Number((await kernel.execute({ name: "ok__cancellations", arguments: {} })).output)).toBe(before + 1), WAIT);
+  });
+
+  it("declares the hard limit it keeps (callTimeout, 1 hour by default) and holds a call that keeps reporting progress to it", async () => {
+    expect(kernel.tools.get("ok__ticker")?.timeoutMs).toBe(3_600_000);
+    expect(kernel.tools.get("bounded__ticker")?.timeoutMs).toBe(1500);
+    // Progress every 50 ms keeps the quiet-time ceiling (2 minutes) from ever firing: only callTimeout ends it.
+    let progressed = 0;
+    const result = await kernel.execute({ name: "bounded__ticker", arguments: { ticks: 100_000, intervalMs: 50 } }, { onProgress: () => progressed++ });
+    expect(result).toMatchObject({
+      output: 'MCP server "bounded": ticker did not finish within the call\'s time limit, so weft cancelled it on the server',
+      isError: true,
+      metadata: { timedOut: true },
+    });
+    expect(progressed).toBeGreaterThan(0);
   });
 
   it("matches concurrent calls by id", async () => {

@@ -10,6 +10,7 @@ export {
   resolveTransport,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  DEFAULT_CALL_TIMEOUT_MS,
   type McpServerSpec,
   type ParseOptions,
   type RemoteEndpoint,
@@ -20,5 +21,5 @@ export {
 export { childEnvironment, INHERITED_VARIABLES } from "./child-env.js";
 export { flattenBlock, toToolResult, type CallResult, type ContentBlock } from "./flatten-result.js";
 export type { ElicitationTicket } from "./elicitation-bridge.js";
-export { fileTokenStore, defaultTokenFile, type McpTokenStore, type StoredAuthorization } from "./token-store.js";
+export { fileTokenStore, defaultTokenFile, type McpTokenStore, type PendingSignIn, type StoredAuthorization } from "./token-store.js";
 export type { McpAuthSpec, OAuthGrant } from "./auth-config.js";

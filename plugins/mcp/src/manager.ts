@@ -23,25 +23,20 @@ import type {
   ToolResult,
   WaitFor,
 } from "@weft/sdk";
-import { parseServerEntry, resolveTransport, type McpServerSpec } from "./config.js";
+import { parseServerEntry, resolveTransport, type McpServerSpec, type ServerTransport } from "./config.js";
 import { outputChecker } from "./output-schema.js";
 import { logText, type ServerNotice } from "./server-notices.js";
 import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectPolicy } from "./reconnect-policy.js";
 import { AuthorizationRequired, ConnectError, ServerConnection, type CallShape, type McpTool } from "./server-connection.js";
 import { WeftOAuthProvider, type AuthorizationRequest } from "./oauth-provider.js";
-import { signIn } from "./sign-in.js";
+import { SignInRefused, signIn } from "./sign-in.js";
 import { isRoundAnswer } from "./input-round.js";
+import { resumeSignIn, type SignInRedirect } from "./resume-sign-in.js";
 import { defaultTokenFile, fileTokenStore, type McpTokenStore } from "./token-store.js";
 
 /** How long a question may wait for the host's answer when the plugin sets no `elicitationTimeoutMs`. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
-/**
- * MCP tools keep their own "quiet time" ceiling (`toolTimeout`, restarted by progress), so they declare no
- * overall limit of their own. A caller's limit still holds: at `ctx.deadline` the call is cancelled on the
- * server and reports itself (`timedOut`).
- */
-const SELF_TIMED_MS = 2_147_483_647;
 /** Sign-ins one start may ask for: a second covers a grant the server refused right after the first. */
 const MAX_SIGN_INS = 2;
 
@@ -94,6 +89,12 @@ interface Entry {
   reconnect?: Reconnection;
   /** Its OAuth state (servers with `auth:`), kept across its connections. */
   oauth?: Promise<WeftOAuthProvider>;
+}
+
+/** A connection being opened: set as soon as it exists (for the catch of a failed list), and whether its `timeout` ended it. */
+interface Opening {
+  connection?: ServerConnection;
+  timedOut?: boolean;
 }
 
 interface Reconnection {
@@ -252,6 +253,15 @@ export class Manager implements McpHost {
     return this.#tokens().delete(new URL(transport.url).href);
   }
 
+  async finishSignIn(name: string, redirect: SignInRedirect): Promise<McpServerStatus> {
+    const entry = this.#entry(name);
+    const transport = resolveTransport(entry.spec, this.#options.env);
+    const oauth = await this.#oauth(entry, transport);
+    if (!oauth || transport.kind === "stdio") throw new WeftError("MCP_REQUEST_FAILED", `MCP server "${name}" has no "auth" entry: there is no sign-in to finish`);
+    await resumeSignIn(oauth, transport.url, name, redirect);
+    return this.start(name);
+  }
+
   /** Stops every server; idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -296,30 +306,13 @@ export class Manager implements McpHost {
     await previous?.close().catch(() => {});
 
     const stops = [stopping.signal, bounds.deadline, bounds.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    // Undefined while the user signs in: that wait is not the server's connect time.
-    let timeout: AbortSignal | undefined = AbortSignal.timeout(spec.timeoutMs);
-    let signal = AbortSignal.any([timeout, ...stops]);
-    const opening: { connection?: ServerConnection } = {};
-    let connection: ServerConnection | undefined;
+    const opening: Opening = {};
     try {
-      // A server may refuse the handshake or only the listing until the user signs in.
-      for (let round = 1; ; round++) {
-        try {
-          connection ??= await this.#open(entry, signal, opening);
-          entry.connection = connection;
-          entry.listed = this.#filter(spec, await connection.listTools(signal), true, connection.runsTasks);
-          return connection;
-        } catch (error) {
-          if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
-          // The user's sign-in is not part of the connect time limit: it waits as long as a question does.
-          timeout = undefined;
-          await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
-          timeout = AbortSignal.timeout(spec.timeoutMs);
-          signal = AbortSignal.any([timeout, ...stops]);
-        }
-      }
+      const { connection, tools } = await this.#openListed(entry, stops, opening, (opened) => (entry.connection = opened));
+      entry.listed = this.#filter(spec, tools, true, connection.runsTasks);
+      return connection;
     } catch (error) {
-      connection ??= opening.connection;
+      const connection = opening.connection;
       // Died while listing: `#lost` has already said so.
       if (connection?.lost) return undefined;
       entry.connection = undefined;
@@ -329,7 +322,7 @@ export class Manager implements McpHost {
         this.#setState(entry, "stopped");
         return undefined;
       }
-      const reason = timeout?.aborted
+      const reason = opening.timedOut
         ? `did not connect and list its tools within ${spec.timeoutMs} ms (its "timeout")`
         : bounds.deadline?.aborted
           ? `was not ready before the MCP start deadline (${bounds.deadlineMs} ms)`
@@ -345,15 +338,33 @@ export class Manager implements McpHost {
     }
   }
 
+  /**
+   * Opens a connection and lists its tools (`onOpen` sees the connection before it lists). A server may
+   * refuse the handshake or only the listing until the user signs in: each sign-in (at most MAX_SIGN_INS)
+   * goes to the host's `waitFor`, and the server's `timeout` starts again after it, since the user's time
+   * is not the server's connect time. `opening.timedOut` says whether that timeout ended it.
+   */
+  async #openListed(entry: Entry, stops: AbortSignal[], opening: Opening, onOpen?: (connection: ServerConnection) => void): Promise<{ connection: ServerConnection; tools: McpTool[] }> {
+    for (let round = 1; ; round++) {
+      const timeout = AbortSignal.timeout(entry.spec.timeoutMs);
+      const signal = AbortSignal.any([timeout, ...stops]);
+      try {
+        const connection = opening.connection ?? (await this.#open(entry, signal, opening));
+        onOpen?.(connection);
+        return { connection, tools: await connection.listTools(signal) };
+      } catch (error) {
+        opening.timedOut = timeout.aborted;
+        if (!(error instanceof AuthorizationRequired) || round > MAX_SIGN_INS) throw error;
+        await error.finish(await this.#signIn(entry, error.request, undefined, AbortSignal.any(stops)));
+      }
+    }
+  }
+
   /** A new connection for the entry; `opening.connection` is set as soon as it exists, for the catch of a failed list. */
-  async #open(entry: Entry, signal: AbortSignal, opening: { connection?: ServerConnection } = {}): Promise<ServerConnection> {
+  async #open(entry: Entry, signal: AbortSignal, opening: Opening = {}): Promise<ServerConnection> {
     const { spec } = entry;
     const transport = resolveTransport(spec, this.#options.env);
-    if (transport.kind !== "stdio" && transport.auth) entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens());
-    const oauth = await entry.oauth?.catch((error: unknown) => {
-      entry.oauth = undefined;
-      throw error;
-    });
+    const oauth = await this.#oauth(entry, transport);
     const connection = await ServerConnection.open(
       {
         server: spec.name,
@@ -378,10 +389,29 @@ export class Manager implements McpHost {
     return connection;
   }
 
+  /** The entry's OAuth provider (servers with `auth:`), opened once and kept across its connections. */
+  async #oauth(entry: Entry, transport: ServerTransport): Promise<WeftOAuthProvider | undefined> {
+    if (transport.kind === "stdio" || !transport.auth) return undefined;
+    entry.oauth ??= WeftOAuthProvider.open(transport.url, transport.auth, this.#tokens(), this.#signInTimeoutMs());
+    return entry.oauth.catch((error: unknown) => {
+      entry.oauth = undefined;
+      throw error;
+    });
+  }
+
+  #signInTimeoutMs(): number {
+    return this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+  }
+
   /** The user's sign-in through the host's `waitFor`, bounded like a server's question. */
-  #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
-    const timeoutMs = this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
-    return signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs });
+  async #signIn(entry: Entry, request: AuthorizationRequest, call: { callId: string; toolName: string } | undefined, signal: AbortSignal): Promise<string> {
+    try {
+      return await signIn({ server: entry.spec.name, request, waitFor: this.#options.waitFor, ...(call ? { call } : {}), signal, timeoutMs: this.#signInTimeoutMs() });
+    } catch (error) {
+      // A link nobody was shown, or the user declined, must not be finished later by another process.
+      if (error instanceof SignInRefused) await (await entry.oauth)?.forget(request.state);
+      throw error;
+    }
   }
 
   #tokens(): McpTokenStore {
@@ -445,11 +475,10 @@ export class Manager implements McpHost {
     const stopping = new AbortController();
     reconnect.controller = stopping;
     reconnect.running = (async () => {
-      const signal = AbortSignal.any([AbortSignal.timeout(entry.spec.timeoutMs), stopping.signal]);
-      const opening: { connection?: ServerConnection } = {};
+      const opening: Opening = {};
       try {
-        const connection = await this.#open(entry, signal, opening);
-        const tools = await connection.listTools(signal);
+        // A server that now wants a sign-in (its grant expired or was revoked) asks the host, as at a start.
+        const { connection, tools } = await this.#openListed(entry, [stopping.signal], opening);
         if (entry.reconnect !== reconnect || connection.lost) throw new Error("the new session ended at once");
         entry.reconnect = undefined;
         entry.connection = connection;
@@ -466,13 +495,15 @@ export class Manager implements McpHost {
         await opening.connection?.close();
         if (entry.reconnect !== reconnect || stopping.signal.aborted) return;
         reconnect.failures++;
-        const reason = signal.aborted ? `did not reconnect within ${entry.spec.timeoutMs} ms (its "timeout")` : errorMessage(error);
-        if (reconnect.failures >= this.#reconnectPolicy.attempts) {
+        const reason = opening.timedOut ? `did not reconnect within ${entry.spec.timeoutMs} ms (its "timeout")` : errorMessage(error);
+        // A sign-in this host cannot ask for, or the user refused: another attempt would not change that.
+        const signInFailed = error instanceof WeftError && error.code === "MCP_AUTH_FAILED";
+        if (signInFailed || reconnect.failures >= this.#reconnectPolicy.attempts) {
           entry.reconnect = undefined;
-          entry.error = `lost its connection and could not reconnect (${reconnect.failures} attempts; the last: ${reason})`;
+          entry.error = signInFailed ? reason : `lost its connection and could not reconnect (${reconnect.failures} attempts; the last: ${reason})`;
           const removed = entry.registered.map((tool) => tool.name);
           this.#unpublish(entry);
-          this.#logger.warn(`MCP server "${entry.spec.name}" ${entry.error}; its tools were removed`);
+          this.#logger.warn(`MCP server "${entry.spec.name}" ${signInFailed ? `cannot reconnect: ${reason}` : entry.error}; its tools were removed`);
           this.#setState(entry, "failed");
           if (removed.length > 0) this.#emit({ type: "mcp.tools-changed", server: entry.spec.name, added: [], removed });
           return;
@@ -528,7 +559,9 @@ export class Manager implements McpHost {
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       source: { kind: "mcp", id: spec.name },
       ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
-      timeoutMs: SELF_TIMED_MS,
+      // The quiet-time ceiling (`toolTimeout`) restarts on progress; `callTimeout` is the hard bound the
+      // execute path holds the call to: at `ctx.deadline` it is cancelled on the server and says so.
+      timeoutMs: spec.callTimeoutMs,
       execute: (args, ctx) =>
         withCallHeaders(this.#options.callHeaders?.({ sessionId: ctx.session?.id, callId: ctx.callId }) ?? {}, () =>
           this.#call(entry, connection, tool.name, args, ctx, shape),

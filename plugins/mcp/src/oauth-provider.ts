@@ -4,7 +4,7 @@ import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/client";
 import type { AddClientAuthentication, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from "@modelcontextprotocol/client";
 import { WeftError } from "@weft/sdk";
 import type { McpAuthSpec } from "./auth-config.js";
-import type { McpTokenStore, StoredAuthorization } from "./token-store.js";
+import type { McpTokenStore, PendingSignIn, StoredAuthorization } from "./token-store.js";
 import { CLIENT_INFO } from "./server-connection.js";
 
 /** Where a sign-in stopped: the page the user must visit, and what the redirect back must carry. */
@@ -19,21 +19,26 @@ export interface AuthorizationRequest {
  * the protocol (protected-resource and authorization-server discovery, client ID metadata documents or
  * dynamic registration, PKCE, scopes, refresh, the resource indicator); this keeps its state, persists
  * what outlives the process, and stops at the user's step: `redirectToAuthorization` only records the
- * URL, which the manager hands to the host (`takeAuthorizationRequest`).
+ * URL, which the manager hands to the host (`takeAuthorizationRequest`). Each sign-in started is stored
+ * by its `state` with its PKCE verifier until it is finished or expires, so that `resume` can finish it in
+ * another process.
  */
 export class WeftOAuthProvider implements OAuthClientProvider {
   readonly #auth: McpAuthSpec;
   readonly #store: McpTokenStore;
   readonly #key: string;
   #stored: StoredAuthorization;
-  readonly #redirectUri: string | undefined;
+  #redirectUri: string | undefined;
+  /** How long a sign-in started here may wait for its redirect, in any process. */
+  readonly #signInTtlMs: number;
   #codeVerifier: string | undefined;
   #state: string | undefined;
   #pending: AuthorizationRequest | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
-  private constructor(auth: McpAuthSpec, store: McpTokenStore, key: string, stored: StoredAuthorization, redirectUri: string | undefined) {
+  private constructor(auth: McpAuthSpec, store: McpTokenStore, key: string, stored: StoredAuthorization, redirectUri: string | undefined, signInTtlMs: number) {
     this.#auth = auth;
+    this.#signInTtlMs = signInTtlMs;
     this.#store = store;
     this.#key = key;
     this.#stored = stored;
@@ -48,8 +53,8 @@ export class WeftOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** The provider for `serverUrl`, with what the store kept for it and the redirect URI settled. */
-  static async open(serverUrl: string, auth: McpAuthSpec, store: McpTokenStore): Promise<WeftOAuthProvider> {
+  /** The provider for `serverUrl`, with what the store kept for it and the redirect URI settled; its sign-ins expire after `signInTtlMs`. */
+  static async open(serverUrl: string, auth: McpAuthSpec, store: McpTokenStore, signInTtlMs: number): Promise<WeftOAuthProvider> {
     const key = new URL(serverUrl).href;
     let stored = (await store.get(key)) ?? {};
     let redirectUri: string | undefined;
@@ -57,11 +62,15 @@ export class WeftOAuthProvider implements OAuthClientProvider {
       const configured = auth.redirectPort === undefined ? undefined : loopbackRedirect(auth.redirectPort);
       // A client registered for another redirect URI cannot sign in with this one: register again.
       if (configured !== undefined && stored.redirectUri !== undefined && stored.redirectUri !== configured && !isPreRegistered(auth)) {
-        stored = { ...stored, client: undefined, redirectUri: undefined };
+        stored = { ...stored };
+        delete stored.client;
+        delete stored.redirectUri;
+        // Saves merge into what the store has: the old registration must not come back from it.
+        await store.set(key, stored);
       }
       redirectUri = configured ?? stored.redirectUri ?? loopbackRedirect(await freeLoopbackPort());
     }
-    return new WeftOAuthProvider(auth, store, key, stored, redirectUri);
+    return new WeftOAuthProvider(auth, store, key, stored, redirectUri, signInTtlMs);
   }
 
   get redirectUrl(): string | undefined {
@@ -109,12 +118,36 @@ export class WeftOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.#save({ tokens });
+    // The sign-in these tokens end (if any) is over: its redirect must not be used again.
+    const finished = this.#state;
+    await this.#save({ tokens }, finished === undefined ? undefined : (signIns) => delete signIns[finished]);
   }
 
-  redirectToAuthorization(url: URL): void {
-    if (this.#redirectUri === undefined) throw new WeftError("MCP_AUTH_FAILED", `the authorization server asked for a sign-in page, which the "client_credentials" grant has none of`);
-    this.#pending = { url, redirectUri: this.#redirectUri, state: this.#state ?? "" };
+  async redirectToAuthorization(url: URL): Promise<void> {
+    const redirectUri = this.#redirectUri;
+    const state = this.#state;
+    if (redirectUri === undefined) throw new WeftError("MCP_AUTH_FAILED", `the authorization server asked for a sign-in page, which the "client_credentials" grant has none of`);
+    if (state === undefined || this.#codeVerifier === undefined) throw new WeftError("MCP_AUTH_FAILED", "the sign-in was started without a state or a PKCE code verifier");
+    const signIn: PendingSignIn = { codeVerifier: this.#codeVerifier, redirectUri, expiresAt: Date.now() + this.#signInTtlMs };
+    await this.#save({}, (signIns) => (signIns[state] = signIn));
+    this.#pending = { url, redirectUri, state };
+  }
+
+  /**
+   * Makes the sign-in started with `state` (here, in another process, or by an earlier run) the one the
+   * next code exchange finishes: its PKCE verifier and redirect URI, as the store has them now.
+   */
+  async resume(state: string, server: string): Promise<void> {
+    const stored = (await this.#store.get(this.#key)) ?? {};
+    const signIn = stored.signIns?.[state];
+    if (signIn === undefined) throw new WeftError("MCP_AUTH_FAILED", `no sign-in to MCP server "${server}" with this state is in progress (it was finished already, or belongs to another server); sign in again`);
+    if (signIn.expiresAt <= Date.now()) {
+      await this.#save({});
+      throw new WeftError("MCP_AUTH_FAILED", `the sign-in to MCP server "${server}" expired before its redirect came back; sign in again`);
+    }
+    this.#state = state;
+    this.#codeVerifier = signIn.codeVerifier;
+    this.#redirectUri = signIn.redirectUri;
   }
 
   /** The sign-in the last `auth()` stopped at, once: the caller runs it. */
@@ -131,6 +164,11 @@ export class WeftOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     if (this.#codeVerifier === undefined) throw new WeftError("MCP_AUTH_FAILED", "no sign-in is in progress (the PKCE code verifier is gone): sign in again");
     return this.#codeVerifier;
+  }
+
+  /** Drops the sign-in started with `state`: it will not be finished. */
+  async forget(state: string): Promise<void> {
+    await this.#save({}, (signIns) => delete signIns[state]);
   }
 
   /** client_credentials asks for tokens directly; the authorization code grant keeps the SDK's request. */
@@ -161,8 +199,18 @@ export class WeftOAuthProvider implements OAuthClientProvider {
     await this.#save(cleared);
   }
 
-  async #save(change: Partial<StoredAuthorization>): Promise<void> {
-    const next: StoredAuthorization = { ...this.#stored, ...change };
+  /**
+   * Applies `change` (and `changeSignIns` to the sign-ins in progress) to what the store has now, not to
+   * this process's copy: another process may have started or finished a sign-in meanwhile. Expired
+   * sign-ins are dropped on the way.
+   */
+  async #save(change: Partial<StoredAuthorization>, changeSignIns?: (signIns: Record<string, PendingSignIn>) => void): Promise<void> {
+    const current = (await this.#store.get(this.#key)) ?? {};
+    const now = Date.now();
+    const signIns = Object.fromEntries(Object.entries(current.signIns ?? {}).filter(([, signIn]) => signIn.expiresAt > now));
+    changeSignIns?.(signIns);
+    const next: StoredAuthorization = { ...current, ...change, signIns };
+    if (Object.keys(signIns).length === 0) delete next.signIns;
     for (const key of Object.keys(next) as (keyof StoredAuthorization)[]) if (next[key] === undefined) delete next[key];
     this.#stored = next;
     await this.#store.set(this.#key, next);

@@ -127,6 +127,52 @@ describe("a remote server behind OAuth", () => {
     expect(mcpHost(await start(slowNo, {}, 5_000)).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
   }, 60_000);
 
+  it("keeps a sign-in in progress in the store until it expires: a stale redirect is refused and dropped", async () => {
+    await mcpHost(await start(browser)).signOut("guarded");
+    const store = fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir }));
+    const config = (enabled: boolean) => ({ mcpServers: { guarded: { url: protectedMcp.url, auth: {}, enabled } } });
+    // A host that shows the link and gives up at once; its sign-ins may wait 1 ms for their redirect.
+    const shown: Suspension[] = [];
+    const impatient = await createTestKernel([[mcp, { config: config(true), tokenStore: store, elicitationTimeoutMs: 1 }]], {
+      logger: memoryLogger(),
+      waitFor: async (suspension) => {
+        shown.push(suspension);
+        return { action: "cancel" };
+      },
+    });
+    kernels.push(impatient);
+    const redirect = (await fetch(shown[0]?.url ?? "", { redirect: "manual" })).headers.get("location") ?? "";
+    const state = new URL(redirect).searchParams.get("state") ?? "";
+    expect(Object.keys((await store.get(protectedMcp.url))?.signIns ?? {})).toEqual([state]);
+
+    const grants = protectedMcp.issuer.log.grants.length;
+    const later = await createTestKernel([[mcp, { config: config(false), tokenStore: store }]], { logger: memoryLogger() });
+    kernels.push(later);
+    await expect(mcpHost(later).finishSignIn("guarded", redirect)).rejects.toThrow('the sign-in to MCP server "guarded" expired before its redirect came back; sign in again');
+    expect((await store.get(protectedMcp.url))?.signIns).toBeUndefined();
+    // The code never went to the token endpoint.
+    expect(protectedMcp.issuer.log.grants.length).toBe(grants);
+  });
+
+  it("finishes a sign-in from its redirect in a host that did not start it, and refuses a redirect of no sign-in in progress", async () => {
+    await mcpHost(await start(browser)).signOut("guarded");
+    const shown: Suspension[] = [];
+    const first = await start(async (suspension) => {
+      shown.push(suspension);
+      return { action: "cancel" };
+    });
+    expect(mcpHost(first).status()[0]?.state).toBe("failed");
+    const redirect = (await fetch(shown[0]?.url ?? "", { redirect: "manual" })).headers.get("location") ?? "";
+    const { searchParams } = new URL(redirect);
+    const code = searchParams.get("code") ?? "";
+    const other = await start(undefined);
+    await expect(mcpHost(other).finishSignIn("guarded", { code, state: "not-one-weft-sent" })).rejects.toThrow(
+      'no sign-in to MCP server "guarded" with this state is in progress (it was finished already, or belongs to another server); sign in again',
+    );
+    expect(await mcpHost(other).finishSignIn("guarded", { code, state: searchParams.get("state") ?? "" })).toMatchObject({ name: "guarded", state: "connected", tools: 1 });
+    expect((await whoami(other)).output).toMatch(/^client \S+ with scopes \(none\)$/);
+  });
+
   it("fails the start with what to do when the host cannot ask, or the user declines", async () => {
     await mcpHost(await start(browser)).signOut("guarded");
     const unasked = await start(undefined);
@@ -138,5 +184,7 @@ describe("a remote server behind OAuth", () => {
     });
     const declined = await start(async () => ({ action: "decline" }));
     expect(mcpHost(declined).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
+    // Neither link will be opened: no sign-in stays in the store for another process to finish.
+    expect((await fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })).get(protectedMcp.url))?.signIns).toBeUndefined();
   });
 });

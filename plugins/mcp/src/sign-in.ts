@@ -23,10 +23,7 @@ export interface SignInOptions {
 export async function signIn(options: SignInOptions): Promise<string> {
   const { server, request, waitFor } = options;
   if (!waitFor) {
-    throw new WeftError(
-      "MCP_AUTH_FAILED",
-      `MCP server "${server}" needs you to sign in (OAuth): run "weft mcp login ${server}", or give the toolkit a waitFor that answers "authorization" requests`,
-    );
+    throw new SignInRefused(`MCP server "${server}" needs you to sign in (OAuth): run "weft mcp login ${server}", or give the toolkit a waitFor that answers "authorization" requests`);
   }
   const settled = new AbortController();
   const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -61,7 +58,8 @@ export async function signIn(options: SignInOptions): Promise<string> {
     const { answer } = first;
     if (answer.action !== "accept") {
       const cause = "error" in first ? ` (${errorMessage(first.error)})` : "";
-      throw new WeftError("MCP_AUTH_FAILED", `the sign-in to MCP server "${server}" was ${answer.action === "decline" ? "declined" : "cancelled"}${cause}`);
+      const message = `the sign-in to MCP server "${server}" was ${answer.action === "decline" ? "declined" : "cancelled"}${cause}`;
+      throw answer.action === "decline" ? new SignInRefused(message) : new WeftError("MCP_AUTH_FAILED", message);
     }
     const given = codeFromAnswer(answer.content, request, server);
     if (given !== undefined) return given;
@@ -71,6 +69,13 @@ export async function signIn(options: SignInOptions): Promise<string> {
   } finally {
     settled.abort();
     await listener?.close();
+  }
+}
+
+/** A sign-in whose link nobody will open: the host cannot ask, or the user said no. Its stored state goes. */
+export class SignInRefused extends WeftError {
+  constructor(message: string) {
+    super("MCP_AUTH_FAILED", message);
   }
 }
 
@@ -89,16 +94,21 @@ function codeFromAnswer(content: unknown, request: AuthorizationRequest, server:
 
 /** The code of the URL the authorization server redirected to; its `error` or a foreign `state` fail. */
 function codeFromRedirect(url: URL, request: AuthorizationRequest, server: string): string {
+  const { code, state } = redirectParts(url, server);
+  if (state !== request.state) throw stateMismatch(server);
+  return code;
+}
+
+/** The code and state the authorization server's redirect carries; its `error`, or no code, fail. */
+export function redirectParts(url: URL, server: string): { code: string; state: string | null } {
   const error = url.searchParams.get("error");
   if (error !== null) {
     const description = url.searchParams.get("error_description");
     throw new WeftError("MCP_AUTH_FAILED", `the authorization server refused the sign-in to MCP server "${server}": ${error}${description ? ` (${description})` : ""}`);
   }
-  const state = url.searchParams.get("state");
-  if (state !== request.state) throw stateMismatch(server);
   const code = url.searchParams.get("code");
   if (!code) throw new WeftError("MCP_AUTH_FAILED", `the redirect of the sign-in to MCP server "${server}" carries no code: ${url.origin}${url.pathname}`);
-  return code;
+  return { code, state: url.searchParams.get("state") };
 }
 
 function stateMismatch(server: string): WeftError {

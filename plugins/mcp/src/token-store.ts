@@ -12,6 +12,19 @@ export interface StoredAuthorization {
   discovery?: OAuthDiscoveryState;
   /** The redirect URI the registered client was given: later sign-ins must use the same. */
   redirectUri?: string;
+  /**
+   * Sign-ins started and not finished, by the OAuth `state` their authorization URL carries: what the
+   * redirect back needs, so that another process (or a later run) can finish one. Dropped once expired.
+   */
+  signIns?: Record<string, PendingSignIn>;
+}
+
+/** A sign-in in progress: the PKCE verifier of its authorization URL, its redirect URI and when it expires. */
+export interface PendingSignIn {
+  codeVerifier: string;
+  redirectUri: string;
+  /** Epoch milliseconds; past it the redirect is refused and the user signs in again. */
+  expiresAt: number;
 }
 
 /** Where OAuth state persists, by server URL. Pluggable: the plugin's `tokenStore` option. */

@@ -17,6 +17,7 @@ export const SERVERS = {
   test: fileURLToPath(new URL("./test-server.mjs", import.meta.url)),
   /** Built on @modelcontextprotocol/server 2.x: `--era=2026` or `--era=2025` (see the file). */
   twoEra: fileURLToPath(new URL("./two-era-server.mjs", import.meta.url)),
+  tasks: fileURLToPath(new URL("./task-server.mjs", import.meta.url)),
 };
 
 /** A stdio entry running one of SERVERS with this node. */

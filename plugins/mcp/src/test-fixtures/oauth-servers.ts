@@ -105,6 +105,8 @@ export interface ProtectedMcp {
   issuer: Issuer;
   /** How many MCP requests came with a valid token. */
   authorizedRequests(): number;
+  /** As if the MCP server restarted: every session ends (its event streams close) and is unknown from now on (404). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,10 @@ export async function startProtectedMcp(): Promise<ProtectedMcp> {
     authorized++;
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? transports.get(id) : undefined;
+    if (typeof id === "string" && !transport) {
+      res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      return;
+    }
     if (!transport) {
       const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (session) => void transports.set(session, created) });
       const server = new McpServer({ name: "protected", version: "1.0.0" });
@@ -148,6 +154,11 @@ export async function startProtectedMcp(): Promise<ProtectedMcp> {
     url: url.href,
     issuer,
     authorizedRequests: () => authorized,
+    restart: async () => {
+      const ended = [...transports.values()];
+      transports.clear();
+      for (const transport of ended) await transport.close();
+    },
     close: async () => {
       for (const transport of transports.values()) await transport.close();
       for (const server of [mcpServer, authServer]) {
