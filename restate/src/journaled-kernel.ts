@@ -1,7 +1,6 @@
 import type { ExecuteOptions, FeedbackEvent, Kernel, KernelSession, ToolCallRequest, ToolResult } from "@weft/sdk";
 import type { Context } from "@restatedev/restate-sdk";
 import type { JournalEvents } from "./journal-events.js";
-import { sessionServices, type ServiceStates } from "./session-services.js";
 
 type Execute = (call: ToolCallRequest, options?: ExecuteOptions) => Promise<ToolResult>;
 
@@ -15,22 +14,22 @@ type Execute = (call: ToolCallRequest, options?: ExecuteOptions) => Promise<Tool
  */
 export function journaledKernel(ctx: Context, steps: JournalEvents, kernel: Kernel, sessionId: string): Kernel {
   const turnId = String(ctx.request().id);
-  const journaled = (run: Execute, services?: ReturnType<typeof sessionServices>): Execute => async (call, options = {}) => {
+  const journaled = (run: Execute, opened?: KernelSession): Execute => async (call, options = {}) => {
     const callId = call.id ?? "";
     // A call re-run with the host's answer is a step of its own.
     const step = options.answer ? `tool ${callId} answered` : `tool ${callId}`;
-    const done = await steps.step(step, async (): Promise<{ result: ToolResult; services?: ServiceStates }> => {
+    const done = await steps.step(step, async (): Promise<{ result: ToolResult; services?: Record<string, unknown> }> => {
       const result = await run(call, { ...options, idempotencyKey: `${sessionId}/${turnId}/${callId}` });
-      return services ? { result, services: services.save() } : { result };
+      return opened ? { result, services: opened.saveState() } : { result };
     });
-    if (done.services) services?.restore(done.services);
+    if (done.services) opened?.restoreState(done.services);
     return done.result;
   };
   const session = async (...args: Parameters<Kernel["session"]>): Promise<KernelSession> => {
     const opened = await kernel.session(...args);
     opened.hooks.feedback.tap((event) => steps.observed(event));
     const emit = (event: FeedbackEvent) => steps.emit(event, (passed) => opened.emit(passed));
-    return withExecute(opened, (run) => journaled(run, sessionServices(opened)), { emit });
+    return withExecute(opened, (run) => journaled(run, opened), { emit });
   };
   return withExecute(kernel, journaled, { session });
 }
