@@ -58,7 +58,7 @@ describe("a reconnection that needs a sign-in", () => {
     // The closed event stream is noticed and the server reconnected in the background: no tool is called.
     await vi.waitFor(() => expect(asked).toHaveLength(2), WAIT);
     expect(asked[1]).toMatchObject({ kind: "authorization", message: 'sign in to MCP server "guarded": open the link and authorize weft', callId: "mcp:guarded:sign-in" });
-    await vi.waitFor(() => expect(mcpHost(kernel).status()[0]).toEqual({ name: "guarded", state: "connected", tools: 1 }), WAIT);
+    await vi.waitFor(() => expect(mcpHost(kernel).status()[0]).toEqual({ name: "guarded", state: "connected", protocol: "2025-11-25", tools: 1 }), WAIT);
     const states = events.flatMap((event) => (event.type === "mcp.status" ? [event.state] : []));
     expect(states.slice(states.lastIndexOf("reconnecting"))).toEqual(["reconnecting", "connected"]);
     expect((await kernel.execute({ name: "guarded__whoami", arguments: {} })).output).toMatch(/^client \S+ with scopes \(none\)$/);
