@@ -88,9 +88,10 @@ export async function weftAgentOnAiSdk({ baseURL, model, apiKey }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const settings = { baseURL: process.env.BASE_URL ?? "http://127.0.0.1:11434/v1", model: process.env.MODEL ?? "qwen3", apiKey: process.env.API_KEY };
   await streamWithWeftTools(settings);
-  process.stdout.write(`\n---\n${await bookWithApproval({ ...settings, approve: async (reason) => {
+  const approve = async (reason) => {
     console.log(`approving: ${reason}`);
     return true;
-  } })}\n`);
+  };
+  process.stdout.write(`\n---\n${await bookWithApproval({ ...settings, approve })}\n`);
   process.stdout.write(`\n---\n${await weftAgentOnAiSdk(settings)}\n`);
 }
