@@ -88,20 +88,19 @@ describe("W3C trace context across A2A and MCP calls", () => {
   });
 
   it("sends each MCP request's client span as its traceparent, in the HTTP headers and in params._meta", async () => {
-    // A real MCP server (the official SDK's, stateless Streamable HTTP) that records each request's headers and `_meta`.
+    // A real MCP server (the official SDK's, Streamable HTTP with a session) that records each request's headers and `_meta`.
     const seen: { method: string; traceparent: string | undefined; meta: unknown }[] = [];
+    const server = new Server({ name: "traced", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "echoed" }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => "session-7", enableJsonResponse: true });
+    await server.connect(transport);
     const http = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
       const message = (typeof body === "object" && body !== null ? body : {}) as { method?: string; params?: { _meta?: unknown } };
       seen.push({ method: message.method ?? req.method ?? "", traceparent: req.headers.traceparent as string | undefined, meta: message.params?._meta });
-      const server = new Server({ name: "traced", version: "1.0.0" }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
-      server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "echoed" }] }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on("close", () => void transport.close());
-      await server.connect(transport);
       await transport.handleRequest(req, res, body);
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -141,10 +140,14 @@ describe("W3C trace context across A2A and MCP calls", () => {
         "server.address": "127.0.0.1",
         "server.port": port,
         "weft.mcp.server": "traced",
+        "mcp.session.id": "session-7",
       });
+      // The session id comes with initialize's answer: its span has it too.
+      expect(spans.find((span) => span.name === "initialize")?.attributes["mcp.session.id"]).toBe("session-7");
     } finally {
       await kernel.close();
       await provider.shutdown();
+      await transport.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     }
