@@ -52,7 +52,7 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
   transport.send = async (message, options) => {
     if (!("method" in message)) return send(message, options);
     const id = "id" in message ? message.id : undefined;
-    const params = (message.params ?? {}) as Record<string, unknown>;
+    const params: Record<string, unknown> = message.params ?? {};
     if (message.method === "notifications/cancelled" && (typeof params.requestId === "string" || typeof params.requestId === "number")) {
       const cancelled = open.get(params.requestId);
       open.delete(params.requestId);
@@ -81,7 +81,7 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
       finish(request, { type: String(message.error.code), code: message.error.code, message: message.error.message });
       return;
     }
-    const result = ("result" in message ? message.result : {}) as Record<string, unknown>;
+    const result: Record<string, unknown> = "result" in message ? message.result : {};
     if (request.method === "initialize" && typeof result.protocolVersion === "string") protocolVersion = result.protocolVersion;
     finish(request, request.method === "tools/call" && result.isError === true ? { type: "tool_error", message: "the tool reported an error" } : undefined);
   };
@@ -123,9 +123,7 @@ function requestInfo(
 function withTraceMeta(message: JSONRPCRequest | JSONRPCNotification, headers: Record<string, string>): JSONRPCMessage {
   const { traceparent, tracestate } = headers;
   if (!traceparent) return message;
-  const params = (message.params ?? {}) as Record<string, unknown>;
-  const meta = (params._meta ?? {}) as Record<string, unknown>;
-  return { ...message, params: { ...params, _meta: { ...meta, traceparent, ...(tracestate ? { tracestate } : {}) } } } as JSONRPCMessage;
+  return { ...message, params: { ...message.params, _meta: { ...message.params?._meta, traceparent, ...(tracestate ? { tracestate } : {}) } } };
 }
 
 function peerOf(transport: Transport, endpoint: ServerTransport): Pick<McpRequestInfo, "transport" | "address" | "port"> {
