@@ -61,7 +61,7 @@ export async function bookWithApproval({ baseURL, model, apiKey, approve }) {
       const asks = (await result.content).filter((part) => part.type === "tool-approval-request" && !part.isAutomatic);
       if (asks.length === 0) return await result.text;
       const answers = [];
-      for (const ask of asks) answers.push({ type: "tool-approval-response", approvalId: ask.approvalId, approved: await approve(ask.reason) });
+      for (const ask of asks) answers.push({ type: "tool-approval-response", approvalId: ask.approvalId, approved: await approve(ask.reason ?? "") });
       messages.push({ role: "tool", content: answers });
     }
     return "(still waiting for approvals)";
