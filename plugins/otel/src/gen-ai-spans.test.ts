@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as otelApi from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Type } from "typebox";
 import { createAgent, createKernel } from "@weft/core";
 import mcpPlugin from "@weft/plugin-mcp";
 import { defineTool, type Kernel } from "@weft/sdk";
 import { scriptedModel, type ScriptedTurn } from "@weft/sdk/testing";
+import { GenAiSpans } from "./gen-ai-spans.js";
 import { otelPlugin } from "./otel-plugin.js";
 
 const weather = defineTool({
@@ -294,5 +296,21 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
     const boom = thrown.spans.find((span) => span.name === "tools/call boom");
     expect(boom?.attributes).toMatchObject({ "error.type": "-32603", "rpc.response.status_code": "-32603" });
     expect(boom?.status).toEqual({ code: 2, message: "exploded on Oslo" });
+  });
+});
+
+describe("an MCP client span's parent", () => {
+  it("is the span its event's W3C trace context names, with its tracestate", async () => {
+    kernel = createKernel(); // closed by afterEach, as in every test here
+    const spans = new GenAiSpans(otelApi, provider.getTracer("test"));
+    const parent = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", tracestate: "vendor=abc" };
+    spans.observe({ type: "mcp.request", key: "s#1", server: "s", method: "ping", requestId: "4", transport: "stdio", parent });
+    expect(spans.requestHeaders("s#1").tracestate).toBe("vendor=abc");
+    spans.observe({ type: "mcp.response", key: "s#1", server: "s", method: "ping", durationMs: 1 });
+    const [ping] = exporter.getFinishedSpans();
+    expect(ping?.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(ping?.parentSpanContext?.spanId).toBe("b7ad6b7169203331");
+    // Ended: its key gives no trace context any more.
+    expect(spans.requestHeaders("s#1")).toEqual({});
   });
 });

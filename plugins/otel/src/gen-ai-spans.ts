@@ -1,4 +1,4 @@
-import type { Attributes, Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode } from "@opentelemetry/api";
+import type { Attributes, Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode, createTraceState } from "@opentelemetry/api";
 import type { ChatRequest, FeedbackEvent, FeedbackEventOf, HookContext, Stats, ToolSource } from "@weft/sdk";
 
 /** The parts of `@opentelemetry/api` the recorder uses; passed in, since the package is an optional peer. */
@@ -7,6 +7,7 @@ export interface OtelApi {
   context: ContextAPI;
   SpanKind: typeof SpanKind;
   SpanStatusCode: typeof SpanStatusCode;
+  createTraceState: typeof createTraceState;
 }
 
 export interface GenAiSpanOptions {
@@ -153,9 +154,16 @@ export class GenAiSpans {
   /** The context a W3C `traceparent` names, on top of the ambient one. */
   #parentContext(parent: { traceparent: string; tracestate?: string } | undefined): Context {
     const active = this.otel.context.active();
-    const match = parent && /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent.traceparent);
+    if (!parent) return active;
+    const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent.traceparent);
     if (!match?.[1] || !match[2] || !match[3]) return active;
-    return this.otel.trace.setSpanContext(active, { traceId: match[1], spanId: match[2], traceFlags: Number.parseInt(match[3], 16), isRemote: false });
+    return this.otel.trace.setSpanContext(active, {
+      traceId: match[1],
+      spanId: match[2],
+      traceFlags: Number.parseInt(match[3], 16),
+      isRemote: false,
+      ...(parent.tracestate ? { traceState: this.otel.createTraceState(parent.tracestate) } : {}),
+    });
   }
 
   /** With content capture on: the request's messages, as the model is about to receive them. */
