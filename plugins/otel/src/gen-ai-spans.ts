@@ -35,7 +35,8 @@ interface SessionSpans {
  * suspensions are events on the turn span. Spans are parented explicitly, so no context manager is
  * needed; a turn started inside an application span nests under it when one is registered. Each
  * session (the event's hook context) has its own spans, so concurrent sessions on one kernel never
- * parent each other's calls.
+ * parent each other's calls. MCP requests (the MCP plugin's `mcp.request` / `mcp.response`) become
+ * CLIENT spans of the MCP conventions, under the `execute_tool` they were sent for.
  */
 export class GenAiSpans {
   readonly #sessions = new Map<string, SessionSpans>();
