@@ -54,7 +54,7 @@ export interface FeedbackEventMap {
   "mcp.resources-changed": { server: string };
   /** A subscribed resource changed: read it again. */
   "mcp.resource-updated": { server: string; uri: string };
-  /** A request (or notification) weft sent to an MCP server; `mcp.response` with the same `key` ends it. */
+  /** A request (or notification) weft sent to an MCP server, or a request it received from one (`from`); `mcp.response` with the same `key` ends it. */
   "mcp.request": McpRequestInfo;
   /** The server answered `key` (a notification: it was sent); `error` when it failed, was cancelled or the connection closed first. */
   "mcp.response": { key: string; server: string; method: string; durationMs: number; sessionId?: string; protocolVersion?: string; error?: McpRequestError };
@@ -84,6 +84,8 @@ export interface McpRequestInfo {
   protocolVersion?: string;
   /** The W3C trace context the request was made in (the calling tool's span), when one is traced. */
   parent?: { traceparent: string; tracestate?: string };
+  /** `server`: a request the server sent to weft (`elicitation/create`...); `mcp.response` is weft's answer. */
+  from?: "server";
 }
 
 /** Why an MCP request failed: `type` is the JSON-RPC error code as text, `tool_error`, `cancelled`, `connection_closed` or `transport_error`. */

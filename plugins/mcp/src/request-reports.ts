@@ -32,6 +32,8 @@ let lastKey = 0;
 export function reportRequests(transport: Transport, server: string, endpoint: ServerTransport, reporting: RequestReporting): void {
   const peer = peerOf(transport, endpoint);
   const open = new Map<string | number, OpenRequest>();
+  /** Requests the server sent, by their id (a space of its own), until weft answers them. */
+  const received = new Map<string | number, OpenRequest>();
   let protocolVersion: string | undefined;
 
   const finish = (request: OpenRequest, error?: McpRequestError): void => {
@@ -50,7 +52,15 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
 
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
-    if (!("method" in message)) return send(message, options);
+    if (!("method" in message)) {
+      const id = "id" in message ? message.id : undefined;
+      const answered = id === undefined ? undefined : received.get(id);
+      if (answered && id !== undefined) {
+        received.delete(id);
+        finish(answered, "error" in message ? { type: String(message.error.code), code: message.error.code, message: message.error.message } : undefined);
+      }
+      return send(message, options);
+    }
     const id = "id" in message ? message.id : undefined;
     const params: Record<string, unknown> = message.params ?? {};
     if (message.method === "notifications/cancelled" && (typeof params.requestId === "string" || typeof params.requestId === "number")) {
@@ -59,7 +69,7 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
       if (cancelled) finish(cancelled, { type: "cancelled", message: typeof params.reason === "string" ? params.reason : "the client cancelled the request" });
     }
     const request: OpenRequest = { key: `${server}#${++lastKey}`, method: message.method, started: Date.now() };
-    reporting.emit({ type: "mcp.request", ...requestInfo(request, server, id, params, peer, transport.sessionId, protocolVersion) });
+    reporting.emit({ type: "mcp.request", ...requestInfo(request, server, id, params, peer, transport.sessionId, protocolVersion, traceContextOf(callHeaders())) });
     const headers = reporting.traceHeaders(request.key);
     if (id !== undefined) open.set(id, request);
     try {
@@ -73,6 +83,15 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
   };
 
   transport.onmessage = (message: JSONRPCMessage) => {
+    if ("method" in message && "id" in message) {
+      // The server asks weft something (a question, a sampling call): a span of its own, parented on
+      // the trace context the server sent, if any.
+      const request: OpenRequest = { key: `${server}#${++lastKey}`, method: message.method, started: Date.now() };
+      received.set(message.id, request);
+      const parent = traceContextOf(message.params?._meta ?? {});
+      reporting.emit({ type: "mcp.request", ...requestInfo(request, server, message.id, message.params ?? {}, peer, transport.sessionId, protocolVersion, parent), from: "server" });
+      return;
+    }
     if (!("id" in message) || "method" in message || message.id === undefined || message.id === null) return;
     const request = open.get(message.id);
     if (!request) return;
@@ -88,7 +107,9 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
 
   transport.onclose = () => {
     for (const request of open.values()) finish(request, { type: "connection_closed", message: "the connection closed before the server answered" });
+    for (const request of received.values()) finish(request, { type: "connection_closed", message: "the connection closed before weft answered" });
     open.clear();
+    received.clear();
   };
 }
 
@@ -100,11 +121,11 @@ function requestInfo(
   peer: Pick<McpRequestInfo, "transport" | "address" | "port">,
   sessionId: string | undefined,
   protocolVersion: string | undefined,
+  parent: McpRequestInfo["parent"],
 ): McpRequestInfo {
   const { method } = request;
   const target = (method === "tools/call" || method === "prompts/get") && typeof params.name === "string" ? params.name : undefined;
   const uri = method.startsWith("resources/") && typeof params.uri === "string" ? params.uri : undefined;
-  const { traceparent, tracestate } = callHeaders();
   return {
     key: request.key,
     server,
@@ -115,8 +136,15 @@ function requestInfo(
     ...peer,
     ...(sessionId ? { sessionId } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),
-    ...(traceparent ? { parent: { traceparent, ...(tracestate ? { tracestate } : {}) } } : {}),
+    ...(parent ? { parent } : {}),
   };
+}
+
+/** The W3C trace context in a header set or a `_meta` bag, if there is one. */
+function traceContextOf(bag: Readonly<Record<string, unknown>>): McpRequestInfo["parent"] {
+  const { traceparent, tracestate } = bag;
+  if (typeof traceparent !== "string") return undefined;
+  return { traceparent, ...(typeof tracestate === "string" ? { tracestate } : {}) };
 }
 
 /** The message with the trace context in `params._meta` (unprefixed keys, as SEP-414 defines them for W3C trace context). */

@@ -7,7 +7,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { Type } from "typebox";
 import { createAgent, createKernel } from "@weft/core";
 import mcpPlugin from "@weft/plugin-mcp";
-import { defineTool, type Kernel } from "@weft/sdk";
+import { defineTool, type Kernel, type WaitFor } from "@weft/sdk";
 import { scriptedModel, type ScriptedTurn } from "@weft/sdk/testing";
 import { GenAiSpans } from "./gen-ai-spans.js";
 import { otelPlugin } from "./otel-plugin.js";
@@ -194,14 +194,14 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   /** The two-turn run of `twoTurns` with the weather tool served by a real stdio MCP server (`rec`). */
-  async function runWithServer(turns: ScriptedTurn[], prompts: string[], traced = true) {
+  async function runWithServer(turns: ScriptedTurn[], prompts: string[], traced = true, waitFor?: WaitFor) {
     const recordFile = join(folder, "record.jsonl");
-    kernel = createKernel();
+    kernel = createKernel(waitFor ? { waitFor } : {});
     if (traced) await kernel.use(otelPlugin({ tracer: provider.getTracer("test"), agentName: "helper" }));
     const server = { command: process.execPath, args: [new URL("./test-fixtures/recording-mcp-server.mjs", import.meta.url).pathname], env: { RECORD_FILE: recordFile } };
     await kernel.use(mcpPlugin, { config: { mcpServers: { rec: server } } });
     await kernel.ready();
-    const agent = createAgent({ kernel, model: scriptedModel(turns, { provider: "scripted", model: "m1", contextWindow: 100_000 }) });
+    const agent = createAgent({ kernel, model: scriptedModel(turns, { provider: "scripted", model: "m1", contextWindow: 100_000 }), ...(waitFor ? { waitFor } : {}) });
     for (const prompt of prompts) await agent.process(prompt);
     // Taken before the close: the SDK (1.32.2) never drops a request's abort listener, so closing the
     // kernel (its start signal) sends notifications/cancelled for initialize and tools/list, long answered.
@@ -284,6 +284,17 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
     const { recorded } = await runWithServer(oneCall("weather", "Oslo"), ["Weather in Oslo?"], false);
     const call = recorded.find((entry) => entry.direction === "received" && entry.message.method === "tools/call");
     expect(Object.keys(call?.message.params?._meta ?? {})).toEqual(["progressToken"]);
+  });
+
+  it("reports a question the server asks weft as a SERVER span that lasts until weft answers", async () => {
+    const waitFor: WaitFor = async () => ({ action: "accept", content: { city: "Oslo" } });
+    const { spans, recorded } = await runWithServer(oneCall("ask", ""), ["Ask me."], true, waitFor);
+    expect(recorded.find((entry) => entry.direction === "received" && entry.message.id === 0 && entry.message.result)?.message.result).toEqual({ action: "accept", content: { city: "Oslo" } });
+    const question = spans.find((span) => span.name === "elicitation/create");
+    expect(question?.kind).toBe(1); // SERVER
+    expect(question?.status).toEqual({ code: 0 });
+    expect(question?.attributes).toMatchObject({ "mcp.method.name": "elicitation/create", "jsonrpc.request.id": "0", "weft.mcp.server": "rec" });
+    expect(spans.find((span) => span.name === "tools/call ask")?.status).toEqual({ code: 0 });
   });
 
   it("marks a tool's error result as tool_error and a JSON-RPC error with its code", async () => {

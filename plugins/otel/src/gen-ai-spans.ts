@@ -36,7 +36,8 @@ interface SessionSpans {
  * needed; a turn started inside an application span nests under it when one is registered. Each
  * session (the event's hook context) has its own spans, so concurrent sessions on one kernel never
  * parent each other's calls. MCP requests (the MCP plugin's `mcp.request` / `mcp.response`) become
- * CLIENT spans of the MCP conventions, under the `execute_tool` they were sent for.
+ * CLIENT spans of the MCP conventions, under the `execute_tool` they were sent for; a request the
+ * server sends weft (a question) a SERVER span.
  */
 export class GenAiSpans {
   readonly #sessions = new Map<string, SessionSpans>();
@@ -134,7 +135,9 @@ export class GenAiSpans {
       ...(event.uri !== undefined ? { "mcp.resource.uri": event.uri } : {}),
     };
     const name = event.target !== undefined ? `${event.method} ${event.target}` : event.method;
-    const span = this.tracer.startSpan(name, { kind: this.otel.SpanKind.CLIENT, attributes }, this.#parentContext(event.parent));
+    // A request the server sends weft is, by the conventions, a SERVER span on the client's side.
+    const kind = event.from === "server" ? this.otel.SpanKind.SERVER : this.otel.SpanKind.CLIENT;
+    const span = this.tracer.startSpan(name, { kind, attributes }, this.#parentContext(event.parent));
     this.#requests.set(event.key, span);
   }
 

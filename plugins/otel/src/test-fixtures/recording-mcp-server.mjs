@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A stdio MCP server (the official SDK's) that appends every message it receives and sends, one JSON
 // line each, to the file named by RECORD_FILE, so a test can read what really crossed the pipe.
-// Tools: weather (answers), fail (a result with isError), boom (the handler throws: a JSON-RPC error).
+// Tools: weather (answers), fail (a result with isError), boom (the handler throws: a JSON-RPC error),
+// ask (asks the client which city, by elicitation, and answers with it).
 import { appendFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -17,9 +18,14 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
     { name: "weather", description: "Weather for a city", inputSchema: input },
     { name: "fail", description: "Always fails", inputSchema: input },
     { name: "boom", description: "Throws", inputSchema: input },
+    { name: "ask", description: "Asks which city", inputSchema: input },
   ],
 }));
-server.setRequestHandler(CallToolRequestSchema, (request) => {
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "ask") {
+    const answer = await server.elicitInput({ message: "Which city?", requestedSchema: { type: "object", properties: { city: { type: "string" } } } });
+    return { content: [{ type: "text", text: `${answer.action}: ${String(answer.content?.city)}` }] };
+  }
   const city = String(request.params.arguments?.city ?? "");
   if (request.params.name === "fail") return { content: [{ type: "text", text: `no weather for ${city}` }], isError: true };
   if (request.params.name === "boom") throw new Error(`exploded on ${city}`);
