@@ -87,25 +87,25 @@ describe("W3C trace context across A2A and MCP calls", () => {
     }
   });
 
-  it("sends it on the MCP HTTP requests of a tools/call", async () => {
-    // A real MCP server (the official SDK's, stateless Streamable HTTP) that records each request's headers.
-    const seen: { method: string; traceparent: string | undefined }[] = [];
+  it("sends each MCP request's client span as its traceparent, in the HTTP headers and in params._meta", async () => {
+    // A real MCP server (the official SDK's, Streamable HTTP with a session) that records each request's headers and `_meta`.
+    const seen: { method: string; traceparent: string | undefined; meta: unknown }[] = [];
+    const server = new Server({ name: "traced", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "echoed" }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => "session-7", enableJsonResponse: true });
+    await server.connect(transport);
     const http = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
-      const method = typeof body === "object" && body !== null && "method" in body ? String(body.method) : req.method ?? "";
-      seen.push({ method, traceparent: req.headers.traceparent as string | undefined });
-      const server = new Server({ name: "traced", version: "1.0.0" }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
-      server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "echoed" }] }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on("close", () => void transport.close());
-      await server.connect(transport);
+      const message = (typeof body === "object" && body !== null ? body : {}) as { method?: string; params?: { _meta?: unknown } };
+      seen.push({ method: message.method ?? req.method ?? "", traceparent: req.headers.traceparent as string | undefined, meta: message.params?._meta });
       await transport.handleRequest(req, res, body);
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const port = (http.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/mcp`;
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const kernel = createKernel();
@@ -116,16 +116,38 @@ describe("W3C trace context across A2A and MCP calls", () => {
       const name = kernel.tools.list().find((tool) => tool.name.endsWith("echo"))?.name ?? "echo";
       const agent = createAgent({ kernel, model: scriptedModel([{ toolCalls: [{ id: "call_1", name, arguments: {} }] }, { text: "done" }]) });
       await agent.process("echo it");
-      const tool = exporter.getFinishedSpans().find((span) => span.name === `execute_tool ${name}`);
-      const { traceId, spanId } = tool?.spanContext() ?? {};
-      expect(seen.filter((request) => request.method === "tools/call")).toEqual([{ method: "tools/call", traceparent: `00-${traceId}-${spanId}-01` }]);
-      // Requests outside a tool call (initialize, tools/list) carry none.
-      const outside = seen.filter((request) => request.method !== "tools/call");
-      expect(outside.map((request) => request.method)).toContain("initialize");
-      expect(outside.every((request) => request.traceparent === undefined)).toBe(true);
+      const spans = exporter.getFinishedSpans();
+      const traceparentOf = (spanName: string) => {
+        const { traceId, spanId } = spans.find((span) => span.name === spanName)?.spanContext() ?? {};
+        return `00-${traceId}-${spanId}-01`;
+      };
+      // The MCP conventions: the client span is the server span's parent, whatever the transport.
+      // Requests with no JSON-RPC body (the SSE GET, the closing DELETE) are named by their HTTP method.
+      const posts = seen.filter((request) => !["GET", "POST", "DELETE"].includes(request.method));
+      expect(posts.map((request) => [request.method, request.traceparent])).toEqual([
+        ["initialize", traceparentOf("initialize")],
+        ["notifications/initialized", traceparentOf("notifications/initialized")],
+        ["tools/list", traceparentOf("tools/list")],
+        ["tools/call", traceparentOf("tools/call echo")],
+      ]);
+      expect(posts.find((request) => request.method === "tools/call")?.meta).toMatchObject({ traceparent: traceparentOf("tools/call echo") });
+      const call = spans.find((span) => span.name === "tools/call echo");
+      const tool = spans.find((span) => span.name === `execute_tool ${name}`);
+      expect(call?.parentSpanContext?.spanId).toBe(tool?.spanContext().spanId);
+      expect(call?.attributes).toMatchObject({
+        "network.transport": "tcp",
+        "network.protocol.name": "http",
+        "server.address": "127.0.0.1",
+        "server.port": port,
+        "weft.mcp.server": "traced",
+        "mcp.session.id": "session-7",
+      });
+      // The session id comes with initialize's answer: its span has it too.
+      expect(spans.find((span) => span.name === "initialize")?.attributes["mcp.session.id"]).toBe("session-7");
     } finally {
       await kernel.close();
       await provider.shutdown();
+      await transport.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     }

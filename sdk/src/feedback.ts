@@ -55,6 +55,46 @@ export interface FeedbackEventMap {
   "mcp.resources-changed": { server: string };
   /** A subscribed resource changed: read it again. */
   "mcp.resource-updated": { server: string; uri: string };
+  /** A request (or notification) weft sent to an MCP server, or a request it received from one (`from`); `mcp.response` with the same `key` ends it. */
+  "mcp.request": McpRequestInfo;
+  /** The server answered `key` (a notification: it was sent); `error` when it failed, was cancelled or the connection closed first. */
+  "mcp.response": { key: string; server: string; method: string; durationMs: number; sessionId?: string; protocolVersion?: string; error?: McpRequestError };
+}
+
+/** One MCP request as sent, in the terms of the OpenTelemetry MCP conventions. */
+export interface McpRequestInfo {
+  /** Unique in the process: pairs the request with its `mcp.response` (and its span with the request's trace context). */
+  key: string;
+  /** The server's name in the config. */
+  server: string;
+  /** The JSON-RPC method: `tools/call`, `initialize`, `notifications/cancelled`... */
+  method: string;
+  /** The JSON-RPC id, as text; absent for a notification. */
+  requestId?: string;
+  /** The tool (`tools/call`) or prompt (`prompts/get`) the request is about, by the server's own name. */
+  target?: string;
+  /** The resource of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+  uri?: string;
+  transport: "stdio" | "http" | "sse";
+  /** The server's host and port (remote servers). */
+  address?: string;
+  port?: number;
+  /** The MCP session (`Mcp-Session-Id`) once the server gave one. */
+  sessionId?: string;
+  /** The protocol version the session negotiated, once known. */
+  protocolVersion?: string;
+  /** The W3C trace context the request was made in (the calling tool's span), when one is traced. */
+  parent?: { traceparent: string; tracestate?: string };
+  /** `server`: a request the server sent to weft (`elicitation/create`...); `mcp.response` is weft's answer. */
+  from?: "server";
+}
+
+/** Why an MCP request failed: `type` is the JSON-RPC error code as text, `tool_error`, `cancelled`, `connection_closed` or `transport_error`. */
+export interface McpRequestError {
+  type: string;
+  /** The JSON-RPC error code, when the server answered with one. */
+  code?: number;
+  message: string;
 }
 
 export type FeedbackEventType = keyof FeedbackEventMap;

@@ -7,4 +7,9 @@
 export interface TraceContext {
   /** The headers for requests made by the call `callId` of `sessionId`; empty when it is not traced. */
   headers(call: { sessionId?: string; callId: string }): Record<string, string>;
+  /**
+   * The headers for one protocol request, by the `key` of its `mcp.request` event: the request's own
+   * client span, so the server's span is its child (sent as MCP `_meta.traceparent` and, over HTTP, as headers).
+   */
+  requestHeaders(key: string): Record<string, string>;
 }

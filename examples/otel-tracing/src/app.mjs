@@ -1,17 +1,14 @@
 // Traces a weft agent with OpenTelemetry: `node src/app.mjs anthropic/claude-sonnet-4-5` prints the
-// GenAI spans of one tool-using turn (invoke_agent → chat, execute_tool, chat) with the console exporter.
+// spans of one tool-using turn with the console exporter: the GenAI ones (invoke_agent → chat,
+// execute_tool, chat) and the MCP client ones of the stdio server the tool comes from (initialize,
+// tools/list, and tools/call under execute_tool, whose trace context the server receives in `_meta`).
+import { fileURLToPath } from "node:url";
 import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { createAgent, createKernel } from "@weft/core";
 import { otelPlugin } from "@weft/otel";
-import { defineTool } from "@weft/sdk";
-import { Type } from "typebox";
+import mcpPlugin from "@weft/plugin-mcp";
 
-const clock = defineTool({
-  name: "clock",
-  description: "The current time in a time zone",
-  input: Type.Object({ zone: Type.String({ description: "IANA zone, e.g. Europe/Oslo" }) }),
-  execute: ({ zone }) => ({ output: new Date().toLocaleTimeString("en-GB", { timeZone: zone }) }),
-});
+const clockServer = { command: process.execPath, args: [fileURLToPath(new URL("./clock-server.mjs", import.meta.url))] };
 
 /** One traced turn; `model` is a ChatModel or a `provider/model` reference. */
 export async function tracedTurn({ model, prompt = "What time is it in Oslo?", exporter = new ConsoleSpanExporter() }) {
@@ -19,7 +16,7 @@ export async function tracedTurn({ model, prompt = "What time is it in Oslo?", e
   const kernel = createKernel();
   await kernel.use(otelPlugin({ tracer: provider.getTracer("weft-example"), agentName: "clock-agent" }));
   if (typeof model === "string") await kernel.use((await import("@weft/plugin-anthropic")).default);
-  kernel.hooks.tools.tap((registrar) => void registrar.add(clock));
+  await kernel.use(mcpPlugin, { config: { mcpServers: { clock: clockServer } } });
   await kernel.ready();
   try {
     const agent = createAgent({ kernel, model: typeof model === "string" ? await kernel.createModel(model) : model });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
 // The example app, run as a user would run it, against a scripted OpenAI-compatible endpoint.
-import { streamWithWeftTools, weftAgentOnAiSdk } from "../../../examples/ai-sdk-app/app.mjs";
+import { bookWithApproval, streamWithWeftTools, weftAgentOnAiSdk } from "../../../examples/ai-sdk-app/app.mjs";
 import { chatText, chatToolCall, frame } from "./test-fixtures/wires.js";
 
 let server: ScriptedServer;
@@ -25,6 +25,19 @@ describe("examples/ai-sdk-app", () => {
     expect(first.messages[0].role).toBe("system");
     expect(first.messages[0].content).toContain("packing");
     expect(second.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: "Oslo: 12 degrees C, light rain" });
+  });
+
+  it("asks the user through the AI SDK's approval flow before the weft tool books, then resumes it", async () => {
+    server.reply(stream(frame(chatToolCall({ id: "c1", name: "book_hotel", arguments: { city: "Oslo" } }))), stream(frame(chatText("Booked."))));
+    const asked: string[] = [];
+    const text = await bookWithApproval({ baseURL: `${server.url}/v1`, model: "m", approve: async (reason: string) => {
+        asked.push(reason);
+        return true;
+      },
+    });
+    expect(text).toBe("Booked.");
+    expect(asked).toEqual(["Book a room in Oslo?"]);
+    expect(server.requests[1]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: "booked a room in Oslo" });
   });
 
   it("runs weft's agent loop on the AI SDK provider", async () => {

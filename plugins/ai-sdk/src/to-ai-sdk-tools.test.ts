@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { stepCountIs, streamText } from "ai";
+import { stepCountIs, streamText, type ModelMessage } from "ai";
 import { Type } from "typebox";
 import { z } from "zod";
 import { createToolkit, type Toolkit } from "@weft/core";
 import { defineTool, type FeedbackEvent, type PendingAnswer, type Suspension } from "@weft/sdk";
 import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
-import { toAiSdkTools } from "./to-ai-sdk-tools.js";
+import { aiSdkToolApproval, toAiSdkTools } from "./to-ai-sdk-tools.js";
 import { chatText, chatToolCall, frame } from "./test-fixtures/wires.js";
 
 const weather = defineTool({
@@ -16,12 +16,16 @@ const weather = defineTool({
   execute: ({ city, unit }) => ({ output: `${city}: 12 ${unit.toUpperCase()}` }),
 });
 
+/** Every run of deploy, with the answer it ran with (none on the first run). */
+const deployRuns: (string | undefined)[] = [];
 const deploy = defineTool({
   name: "deploy",
   description: "Deploy a service",
   input: Type.Object({ service: Type.String() }),
-  execute: ({ service }, ctx) =>
-    ctx.answer?.action === "accept" ? { output: `deployed ${service}` } : { output: "", pending: { kind: "approval", message: `Deploy ${service}?` } },
+  execute: ({ service }, ctx) => {
+    deployRuns.push(ctx.answer?.action);
+    return ctx.answer?.action === "accept" ? { output: `deployed ${service}` } : { output: "", pending: { kind: "approval", message: `Deploy ${service}?` } };
+  },
 });
 
 let server: ScriptedServer;
@@ -30,6 +34,7 @@ const events: FeedbackEvent[] = [];
 beforeEach(async () => {
   server = await startScriptedServer();
   events.length = 0;
+  deployRuns.length = 0;
   toolkit = await createToolkit({ builtins: false, extraTools: [weather, deploy], feedback: (event) => void events.push(event) });
 });
 afterEach(async () => {
@@ -87,5 +92,108 @@ describe("a weft toolkit as an AI SDK ToolSet", () => {
     expect(declined.toolMessage).toMatchObject({ content: "the user declined the request: Deploy db?" });
     const unanswered = await runOneToolCall(toAiSdkTools(toolkit), "deploy", { service: "db" });
     expect(unanswered.toolMessage).toMatchObject({ content: "deploy is waiting for the user: Deploy db? (this host cannot answer it)" });
+  });
+});
+
+describe("a live ToolSet", () => {
+  it("follows the toolkit: a tool added while the run goes on is offered at the next step, a removed one is gone", async () => {
+    const old = toolkit.kernel.scope("old-pack");
+    old.tools.add(defineTool({ name: "old", description: "Soon gone", input: Type.Object({}), execute: () => ({ output: "old" }) }));
+    const late = toolkit.kernel.scope("late-pack");
+    const install = defineTool({
+      name: "install",
+      description: "Installs shout, removes old",
+      input: Type.Object({}),
+      execute: async () => {
+        late.tools.add(defineTool({ name: "shout", description: "Shout", input: Type.Object({}), execute: () => ({ output: "HEY" }) }));
+        await old.dispose();
+        return { output: "installed" };
+      },
+    });
+    late.tools.add(install);
+    await Promise.resolve();
+    const tools = toAiSdkTools(toolkit);
+    expect(Object.keys(tools).sort()).toEqual(["deploy", "install", "old", "weather"]);
+    server.reply(
+      stream(frame(chatToolCall({ id: "call_1", name: "install", arguments: {} }))),
+      stream(frame(chatToolCall({ id: "call_2", name: "shout", arguments: {} }))),
+      stream(frame(chatText("Done."))),
+    );
+    const result = streamText({ model: model(), tools, prompt: "Go.", stopWhen: stepCountIs(4) });
+    expect(await result.text).toBe("Done.");
+    const offered = server.requests.map((request) => (request.json().tools as { function: { name: string } }[]).map((tool) => tool.function.name));
+    expect(offered[0]).toEqual(["deploy", "install", "old", "weather"]);
+    expect(offered[1]).toEqual(["deploy", "install", "shout", "weather"]);
+    // The tool that came in mid-run really ran through weft.
+    expect(server.requests[2]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_2", content: "HEY" });
+  });
+
+  it("stops following when its signal aborts", async () => {
+    const stop = new AbortController();
+    const tools = toAiSdkTools(toolkit, { signal: stop.signal });
+    stop.abort();
+    toolkit.kernel.scope("late-pack").tools.add(defineTool({ name: "shout", description: "Shout", input: Type.Object({}), execute: () => ({ output: "HEY" }) }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(Object.keys(tools)).toEqual(["deploy", "weather"]);
+  });
+});
+
+describe("weft suspensions as AI SDK tool approvals", () => {
+  /** One streamText call over `messages` with the set's approval function; the scripted model gives `replies`. */
+  async function step(tools: ReturnType<typeof toAiSdkTools>, messages: ModelMessage[], ...replies: unknown[][]) {
+    server.reply(...replies.map((reply) => stream(frame(reply))));
+    const result = streamText({ model: model(), tools, toolApproval: aiSdkToolApproval(tools), messages, stopWhen: stepCountIs(2) });
+    const content = await result.content;
+    messages.push(...(await result.responseMessages));
+    return content;
+  }
+
+  /** The approval request of the first step (the model asks to deploy api), and the conversation so far. */
+  async function askToDeploy(tools: ReturnType<typeof toAiSdkTools>) {
+    const messages: ModelMessage[] = [{ role: "user", content: "Deploy the api." }];
+    const content = await step(tools, messages, chatToolCall({ id: "call_1", name: "deploy", arguments: { service: "api" } }));
+    const request = content.find((part) => part.type === "tool-approval-request");
+    return { messages, request };
+  }
+
+  it("surfaces an approval the tool asks for as the AI SDK's approval request; approving resumes the call", async () => {
+    const tools = toAiSdkTools(toolkit);
+    const { messages, request } = await askToDeploy(tools);
+    expect(request).toMatchObject({ type: "tool-approval-request", reason: "Deploy api?", toolCall: { toolCallId: "call_1", toolName: "deploy" } });
+    // The run stopped at the request: one model call, the tool asked once.
+    expect(server.requests).toHaveLength(1);
+    expect(deployRuns).toEqual([undefined]);
+    messages.push({ role: "tool", content: [{ type: "tool-approval-response", approvalId: request?.type === "tool-approval-request" ? request.approvalId : "", approved: true }] });
+    await step(tools, messages, chatText("Deployed."));
+    expect(deployRuns).toEqual([undefined, "accept"]);
+    expect(server.requests[1]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: "deployed api" });
+  });
+
+  it("tells the tool of a denial the next time the set sees the conversation", async () => {
+    const tools = toAiSdkTools(toolkit);
+    const { messages, request } = await askToDeploy(tools);
+    messages.push({ role: "tool", content: [{ type: "tool-approval-response", approvalId: request?.type === "tool-approval-request" ? request.approvalId : "", approved: false, reason: "not today" }] });
+    await step(tools, messages, chatText("Not deployed."));
+    expect(server.requests[1]?.json().messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
+    // The next call of the conversation carries the denial to the held call.
+    messages.push({ role: "user", content: "Weather in Oslo then?" });
+    await step(tools, messages, chatToolCall({ id: "call_2", name: "weather", arguments: { city: "Oslo" } }), chatText("12 C."));
+    await vi.waitFor(() => expect(deployRuns).toEqual([undefined, "decline"]));
+  });
+
+  it("cancels a held call nobody answers, after approvalTimeoutMs", async () => {
+    const tools = toAiSdkTools(toolkit, { approvalTimeoutMs: 50 });
+    await askToDeploy(tools);
+    await vi.waitFor(() => expect(deployRuns).toEqual([undefined, "cancel"]), { timeout: 10_000 });
+  });
+
+  it("runs a call that needs no approval once, in the approval check, and gives the AI SDK its result", async () => {
+    const tools = toAiSdkTools(toolkit);
+    const messages: ModelMessage[] = [{ role: "user", content: "Weather?" }];
+    server.reply(stream(frame(chatToolCall({ id: "call_1", name: "weather", arguments: { city: "Oslo" } }))), stream(frame(chatText("12 C."))));
+    const result = streamText({ model: model(), tools, toolApproval: aiSdkToolApproval(tools), messages, stopWhen: stepCountIs(2) });
+    expect(await result.text).toBe("12 C.");
+    expect(events.filter((event) => event.type === "tool.called")).toHaveLength(1);
+    expect(server.requests[1]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: "Oslo: 12 C" });
   });
 });

@@ -57,6 +57,8 @@ export interface ManagerOptions {
   reconnect?: Partial<ReconnectPolicy>;
   /** Headers for the requests of one call (W3C trace context, from the `traceContext` service). */
   callHeaders?(call: { sessionId?: string; callId: string }): Record<string, string>;
+  /** Headers for one MCP request, by its `mcp.request` key (its own span's trace context). */
+  requestHeaders?(key: string): Record<string, string>;
   /** The host's resolver: asked for OAuth sign-ins (`pending` kind `authorization`). */
   waitFor?: WaitFor;
   /** Where OAuth tokens persist; a 0600 file under the user's config dir by default (`defaultTokenFile`). */
@@ -382,6 +384,7 @@ export class Manager implements McpHost {
         logger: this.#logger,
         onToolsChanged: () => opening.connection && this.#relist(entry, opening.connection),
         onLost: () => opening.connection && this.#lost(entry, opening.connection),
+        requests: { emit: (event) => this.#emit(event), traceHeaders: (key) => this.#options.requestHeaders?.(key) ?? {} },
       },
       signal,
     );
@@ -720,5 +723,6 @@ export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" |
     baseDir: api.baseDir,
     waitFor: api.waitFor,
     callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers(call) : {}),
+    requestHeaders: (key) => (api.has("traceContext") ? api.need("traceContext").requestHeaders(key) : {}),
   });
 }

@@ -17,6 +17,7 @@ import { StdioTransport } from "./stdio-transport.js";
 import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
 import { callAsTask } from "./task-call.js";
+import { reportRequests, type RequestReporting } from "./request-reports.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -69,6 +70,8 @@ export interface ConnectionOptions {
   oauth?: WeftOAuthProvider;
   /** The user's sign-in a tool call ran into (a step-up of scopes, a grant that expired): the authorization code. */
   signIn?(request: AuthorizationRequest, call: { callId: string; toolName: string }, signal: AbortSignal): Promise<string>;
+  /** Where every request sent is reported (`mcp.request` / `mcp.response`) and its trace context comes from. */
+  requests?: RequestReporting;
 }
 
 /** How a tool is called: its outputSchema check, and whether as an MCP task. */
@@ -493,6 +496,7 @@ export class ServerConnection {
     for (const [index, make] of attempts.entries()) {
       this.#client = this.#newClient();
       this.#transport = make();
+      if (this.#options.requests) reportRequests(this.#transport, this.#options.server, transport, this.#options.requests);
       try {
         await this.#handshake(signal);
         this.#routeProgress(this.#transport);

@@ -1,4 +1,4 @@
-import type { Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode } from "@opentelemetry/api";
+import type { Attributes, Context, Span, SpanKind, Tracer, TraceAPI, ContextAPI, SpanStatusCode, createTraceState } from "@opentelemetry/api";
 import type { ChatRequest, FeedbackEvent, FeedbackEventOf, HookContext, Stats, ToolSource } from "@weft/sdk";
 
 /** The parts of `@opentelemetry/api` the recorder uses; passed in, since the package is an optional peer. */
@@ -7,6 +7,7 @@ export interface OtelApi {
   context: ContextAPI;
   SpanKind: typeof SpanKind;
   SpanStatusCode: typeof SpanStatusCode;
+  createTraceState: typeof createTraceState;
 }
 
 export interface GenAiSpanOptions {
@@ -34,10 +35,14 @@ interface SessionSpans {
  * suspensions are events on the turn span. Spans are parented explicitly, so no context manager is
  * needed; a turn started inside an application span nests under it when one is registered. Each
  * session (the event's hook context) has its own spans, so concurrent sessions on one kernel never
- * parent each other's calls.
+ * parent each other's calls. MCP requests (the MCP plugin's `mcp.request` / `mcp.response`) become
+ * CLIENT spans of the MCP conventions, under the `execute_tool` they were sent for; a request the
+ * server sends weft (a question) a SERVER span.
  */
 export class GenAiSpans {
   readonly #sessions = new Map<string, SessionSpans>();
+  /** MCP client spans in flight, by their request's key. */
+  readonly #requests = new Map<string, Span>();
 
   constructor(
     private readonly otel: OtelApi,
@@ -46,6 +51,15 @@ export class GenAiSpans {
   ) {}
 
   observe(event: FeedbackEvent, context?: Pick<HookContext, "sessionId">): void {
+    // MCP requests belong to no session: their parent comes with them.
+    if (event.type === "mcp.request") {
+      this.#mcpRequest(event);
+      return;
+    }
+    if (event.type === "mcp.response") {
+      this.#mcpResponse(event);
+      return;
+    }
     const id = context?.sessionId ?? "";
     // Only a span's start makes a session's record, so events of idle sessions hold no memory.
     if (!this.#sessions.has(id) && !OPENS_A_SPAN.has(event.type)) return;
@@ -90,13 +104,70 @@ export class GenAiSpans {
    * makes (an A2A call), so the remote side's spans are children of `execute_tool`.
    */
   traceHeaders(sessionId: string | undefined, callId: string): Record<string, string> {
-    const span = this.#sessions.get(sessionId ?? "")?.tools.get(callId);
-    if (!span) return {};
-    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
-    const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}` };
-    const state = traceState?.serialize();
-    if (state) headers.tracestate = state;
-    return headers;
+    return w3cHeaders(this.#sessions.get(sessionId ?? "")?.tools.get(callId));
+  }
+
+  /** The trace context of an MCP request's client span (its `mcp.request` key), so the server's span is its child. */
+  requestHeaders(key: string): Record<string, string> {
+    return w3cHeaders(this.#requests.get(key));
+  }
+
+  /**
+   * An MCP client span per the OpenTelemetry MCP conventions: `{method} {target}`, CLIENT, a child of
+   * the span the request was made in (a tool call's `execute_tool`), or of the ambient context for
+   * requests of no call (initialize, tools/list).
+   */
+  #mcpRequest(event: FeedbackEventOf<"mcp.request">): void {
+    const remote = event.transport !== "stdio";
+    const tool = event.method === "tools/call" && event.target !== undefined;
+    const attributes: Attributes = {
+      "mcp.method.name": event.method,
+      "weft.mcp.server": event.server,
+      "network.transport": remote ? "tcp" : "pipe",
+      ...(remote ? { "network.protocol.name": "http" } : {}),
+      ...(event.address !== undefined ? { "server.address": event.address } : {}),
+      ...(event.port !== undefined ? { "server.port": event.port } : {}),
+      ...(event.requestId !== undefined ? { "jsonrpc.request.id": event.requestId } : {}),
+      ...(event.sessionId !== undefined ? { "mcp.session.id": event.sessionId } : {}),
+      ...(event.protocolVersion !== undefined ? { "mcp.protocol.version": event.protocolVersion } : {}),
+      ...(tool ? { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": event.target } : {}),
+      ...(event.method === "prompts/get" && event.target !== undefined ? { "gen_ai.prompt.name": event.target } : {}),
+      ...(event.uri !== undefined ? { "mcp.resource.uri": event.uri } : {}),
+    };
+    const name = event.target !== undefined ? `${event.method} ${event.target}` : event.method;
+    // A request the server sends weft is, by the conventions, a SERVER span on the client's side.
+    const kind = event.from === "server" ? this.otel.SpanKind.SERVER : this.otel.SpanKind.CLIENT;
+    const span = this.tracer.startSpan(name, { kind, attributes }, this.#parentContext(event.parent));
+    this.#requests.set(event.key, span);
+  }
+
+  #mcpResponse(event: FeedbackEventOf<"mcp.response">): void {
+    const span = this.#requests.get(event.key);
+    if (!span) return;
+    this.#requests.delete(event.key);
+    // The session and the negotiated version may come only with the answer (initialize).
+    if (event.sessionId !== undefined) span.setAttribute("mcp.session.id", event.sessionId);
+    if (event.protocolVersion !== undefined) span.setAttribute("mcp.protocol.version", event.protocolVersion);
+    if (event.error) {
+      if (event.error.code !== undefined) span.setAttribute("rpc.response.status_code", String(event.error.code));
+      this.#fail(span, event.error.type, event.error.message);
+    }
+    span.end();
+  }
+
+  /** The context a W3C `traceparent` names, on top of the ambient one. */
+  #parentContext(parent: { traceparent: string; tracestate?: string } | undefined): Context {
+    const active = this.otel.context.active();
+    if (!parent) return active;
+    const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(parent.traceparent);
+    if (!match?.[1] || !match[2] || !match[3]) return active;
+    return this.otel.trace.setSpanContext(active, {
+      traceId: match[1],
+      spanId: match[2],
+      traceFlags: Number.parseInt(match[3], 16),
+      isRemote: false,
+      ...(parent.tracestate ? { traceState: this.otel.createTraceState(parent.tracestate) } : {}),
+    });
   }
 
   /** With content capture on: the request's messages, as the model is about to receive them. */
@@ -230,6 +301,16 @@ export class GenAiSpans {
     span.setAttribute("error.type", errorType);
     span.setStatus({ code: this.otel.SpanStatusCode.ERROR, message });
   }
+}
+
+/** A span's W3C `traceparent` (and `tracestate`); empty without a span. */
+function w3cHeaders(span: Span | undefined): Record<string, string> {
+  if (!span) return {};
+  const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+  const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}` };
+  const state = traceState?.serialize();
+  if (state) headers.tracestate = state;
+  return headers;
 }
 
 /**

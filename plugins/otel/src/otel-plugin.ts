@@ -38,7 +38,7 @@ async function setupSpans(api: Parameters<Plugin["setup"]>[0], options: OtelPlug
   const tracer = options.tracer ?? otel.trace.getTracer(META.name, META.version);
   const spans = new GenAiSpans(otel, tracer, { ...options, toolSource: (name) => api.tools.get(name)?.source });
   api.hooks.feedback.tap((event, context) => spans.observe(event, context));
-  api.provide("traceContext", { headers: ({ sessionId, callId }) => spans.traceHeaders(sessionId, callId) });
+  api.provide("traceContext", { headers: ({ sessionId, callId }) => spans.traceHeaders(sessionId, callId), requestHeaders: (key) => spans.requestHeaders(key) });
   if (options.captureContent) {
     api.hooks.beforeModelCall.tap((request, _info, context) => {
       spans.recordRequest(request, context);
