@@ -125,6 +125,8 @@ describe("W3C trace context across A2A and MCP calls", () => {
       // Requests with no JSON-RPC body (the SSE GET, the closing DELETE) are named by their HTTP method.
       const posts = seen.filter((request) => !["GET", "POST", "DELETE"].includes(request.method));
       expect(posts.map((request) => [request.method, request.traceparent])).toEqual([
+        // The v2 client first offers 2026-07-28; this 2025-era server refuses it and is spoken to in 2025-11-25.
+        ["server/discover", traceparentOf("server/discover")],
         ["initialize", traceparentOf("initialize")],
         ["notifications/initialized", traceparentOf("notifications/initialized")],
         ["tools/list", traceparentOf("tools/list")],

@@ -1,6 +1,5 @@
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { SSEClientTransport } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, Transport } from "@modelcontextprotocol/client";
 import { callHeaders, errorMessage, withCallHeaders } from "@weft/sdk";
 import type { FeedbackEvent, McpRequestError, McpRequestInfo } from "@weft/sdk";
 import type { ServerTransport } from "./config.js";
@@ -26,8 +25,10 @@ let lastKey = 0;
  * `mcp.response` when its answer arrives, it is cancelled or the connection closes), and puts the trace
  * context of the request's own span into its `params._meta` (`traceparent`, `tracestate`: the MCP
  * convention, which stdio servers can only get this way) and, over HTTP, into the request's headers.
- * It patches the transport before the client connects: the SDK keeps an `onmessage`/`onclose` it
- * finds there and calls it first, so the reporter sees each response before the client handles it.
+ * It patches the transport before the client connects. Incoming messages are observed through
+ * whatever `onmessage` is set (see `observeIncoming`): the SDK's version probe replaces the handler for
+ * the `server/discover` exchange without calling the one it found, so chaining would miss that reply.
+ * The SDK keeps an `onclose` it finds and calls it.
  */
 export function reportRequests(transport: Transport, server: string, endpoint: ServerTransport, reporting: RequestReporting): void {
   const peer = peerOf(transport, endpoint);
@@ -82,7 +83,7 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
     if (id === undefined) finish(request);
   };
 
-  transport.onmessage = (message: JSONRPCMessage) => {
+  observeIncoming(transport, (message) => {
     if ("method" in message && "id" in message) {
       // The server asks weft something (a question, a sampling call): a span of its own, parented on
       // the trace context the server sent, if any.
@@ -103,7 +104,7 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
     const result: Record<string, unknown> = "result" in message ? message.result : {};
     if (request.method === "initialize" && typeof result.protocolVersion === "string") protocolVersion = result.protocolVersion;
     finish(request, request.method === "tools/call" && result.isError === true ? { type: "tool_error", message: "the tool reported an error" } : undefined);
-  };
+  });
 
   transport.onclose = () => {
     for (const request of open.values()) finish(request, { type: "connection_closed", message: "the connection closed before the server answered" });
@@ -160,4 +161,37 @@ function peerOf(transport: Transport, endpoint: ServerTransport): Pick<McpReques
   const url = new URL(endpoint.url);
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   return { transport: transport instanceof SSEClientTransport ? "sse" : "http", address: url.hostname, port };
+}
+
+type MessageHandler = NonNullable<Transport["onmessage"]>;
+
+/**
+ * Calls `observe` with every message the transport delivers, before whichever handler is set at the
+ * time (the client's, the probe's). `onmessage` becomes an accessor that hands out a wrapper of the
+ * handler set and unwraps a wrapper set back, so a handler saved and restored is never wrapped twice.
+ */
+function observeIncoming(transport: Transport, observe: (message: JSONRPCMessage) => void): void {
+  const wrappers = new WeakMap<MessageHandler, MessageHandler>();
+  const handlers = new WeakMap<MessageHandler, MessageHandler>();
+  let handler = transport.onmessage;
+  const wrap = (next: MessageHandler): MessageHandler => {
+    let wrapper = wrappers.get(next);
+    if (!wrapper) {
+      wrapper = (message, extra) => {
+        observe(message);
+        next(message, extra);
+      };
+      wrappers.set(next, wrapper);
+      handlers.set(wrapper, next);
+    }
+    return wrapper;
+  };
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => handler && wrap(handler),
+    set: (next: MessageHandler | undefined) => {
+      handler = next && (handlers.get(next) ?? next);
+    },
+  });
 }

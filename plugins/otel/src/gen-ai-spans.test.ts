@@ -225,6 +225,7 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
     const turns: ScriptedTurn[] = [{ toolCalls: [{ id: "call_1", name: "rec__weather", arguments: { city: "Oslo" } }], stopReason: "tool_use" }, ...twoTurns.slice(1)];
     const { spans, recorded } = await runWithServer(turns, ["Weather in Oslo?", "Thanks!"]);
     expect(tree(spans)).toEqual([
+      "server/discover",
       "initialize",
       "notifications/initialized",
       "tools/list",
@@ -268,6 +269,8 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
       return `00-${traceId}-${spanId}-01`;
     };
     expect(received.map((message) => [message.method, message.params?._meta?.traceparent])).toEqual([
+      // The v2 client first offers 2026-07-28 (`server/discover`); this 2025-era server refuses it and is spoken to in 2025-11-25.
+      ["server/discover", traceparentOf("server/discover")],
       ["initialize", traceparentOf("initialize")],
       ["notifications/initialized", traceparentOf("notifications/initialized")],
       ["tools/list", traceparentOf("tools/list")],
