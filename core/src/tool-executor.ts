@@ -29,6 +29,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 export interface ToolView {
   get(name: string): ToolDescriptor | undefined;
   list(): ToolDescriptor[];
+  /** The listing as a frozen array whose identity changes only when the listing does. */
+  snapshot(): readonly ToolDescriptor[];
 }
 
 /** What one executor reports to: the kernel's feedback, or a session's. */
