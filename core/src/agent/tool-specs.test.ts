@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, memoryLogger } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, defineTool, memoryLogger } from "@weft/sdk";
 import type { Kernel, Tool } from "@weft/sdk";
 import { createKernel } from "../kernel.js";
 import { toolSpecs } from "./tool-specs.js";
@@ -19,19 +19,23 @@ async function readyKernel(): Promise<Kernel> {
 
 const tool = (name: string) => defineTool({ name, description: `the ${name} tool`, input: Type.Object({}), execute: () => ({ output: name }) }) as Tool;
 const names = (specs: readonly { name: string }[]) => specs.map((spec) => spec.name);
-const kernelSource = { kind: "pack", id: "test" } as const;
+
+/** Adds a kernel tool through a plugin; closing the handle takes it back. */
+function kernelTool(kernel: Kernel, name: string) {
+  return kernel.use(definePlugin({ meta: { name: `pack-${name}`, version: "1.0.0", api: PLUGIN_API_VERSION }, setup: (api) => void api.tools.add(tool(name)) }));
+}
 
 describe("a session's tool specs", () => {
   it("are the same frozen list from one model call to the next while the tools stay the same", async () => {
     const kernel = await readyKernel();
-    kernel.tools.add(tool("b_kernel"), kernelSource);
-    const session = await kernel.session({ tools: { add: [] } });
+    await kernelTool(kernel, "b_kernel");
+    const session = await kernel.session({});
     session.tools.add(tool("a_own"));
     const first = toolSpecs(session.tools);
     expect(names(first)).toEqual(["a_own", "b_kernel"]);
     expect(toolSpecs(session.tools)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
-    expect(() => (first as { name: string }[]).push({ name: "x" })).toThrow(TypeError);
+    expect(() => Array.prototype.push.call(first, { name: "x" })).toThrow(TypeError);
   });
 
   it("change with the session's own tools, the kernel's tools and the hidden names", async () => {
@@ -44,7 +48,7 @@ describe("a session's tool specs", () => {
     const withOwn = toolSpecs(session.tools);
     expect(names(withOwn)).toEqual(["own"]);
 
-    const removeKernel = kernel.tools.add(tool("shared"), kernelSource);
+    const shared = await kernelTool(kernel, "shared");
     const withKernel = toolSpecs(session.tools);
     expect(names(withKernel)).toEqual(["own", "shared"]);
     expect(withKernel).not.toBe(withOwn);
@@ -56,7 +60,7 @@ describe("a session's tool specs", () => {
 
     removeOwn();
     expect(names(toolSpecs(session.tools))).toEqual(["shared"]);
-    removeKernel();
+    await shared.close();
     expect(toolSpecs(session.tools)).toEqual([]);
   });
 
