@@ -42,7 +42,7 @@ interface Entry {
  */
 export class ToolBox implements ToolBoxContract {
   readonly #stacks = new Map<string, Entry[]>();
-  #sorted: ToolDescriptor[] | undefined;
+  #sorted: readonly ToolDescriptor[] | undefined;
   #added = 0;
   readonly #disabled = new Map<string, number>();
   readonly #listeners = new Set<() => void>();
@@ -75,11 +75,18 @@ export class ToolBox implements ToolBoxContract {
   }
 
   list(): ToolDescriptor[] {
-    this.#sorted ??= [...this.#stacks.values()]
-      .flatMap((stack) => stack.at(-1)?.tool ?? [])
-      .filter((tool) => !this.#disabled.has(tool.name))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return [...this.#sorted];
+    return [...this.snapshot()];
+  }
+
+  /** The listed tools as one frozen array, the same one until the next change: what is derived from it can be cached by identity. */
+  snapshot(): readonly ToolDescriptor[] {
+    this.#sorted ??= Object.freeze(
+      [...this.#stacks.values()]
+        .flatMap((stack) => stack.at(-1)?.tool ?? [])
+        .filter((tool) => !this.#disabled.has(tool.name))
+        .sort(byName),
+    );
+    return this.#sorted;
   }
 
   /** Every registration, shadowed ones included, in the order they were added. */
@@ -153,4 +160,9 @@ export class ToolBox implements ToolBoxContract {
     if (stack.length === 0) this.#stacks.delete(name);
     this.#changed();
   }
+}
+
+/** Tools sorted by name, so the tool section of a prompt is byte-identical across requests. */
+export function byName(a: ToolDescriptor, b: ToolDescriptor): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

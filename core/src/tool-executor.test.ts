@@ -215,6 +215,16 @@ describe("the execute path", () => {
     expect(await kernel.execute({ name: "longest", arguments: {} })).toEqual({ output: "done" });
   });
 
+  it("sets a deadline timer for a limited call only", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+    const counting = (name: string, timeoutMs: number) =>
+      defineTool({ name, description: "Counts the timers while it runs", input: Type.Object({}), timeoutMs, execute: () => ({ output: String(timers()) }) });
+    const { kernel } = await kernelWith(counting("limited", 60_000), counting("self_timed", 2 ** 31 - 1));
+    const before = timers();
+    expect(await kernel.execute({ name: "limited", arguments: {} })).toEqual({ output: String(before + 1) });
+    expect(await kernel.execute({ name: "self_timed", arguments: {} })).toEqual({ output: String(before) });
+  });
+
   it("honours the caller's AbortSignal", async () => {
     const slow = defineTool({
       name: "slow",

@@ -22,13 +22,15 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
  * script's partial output; then the execute path answers for it. The one grace for every tool.
  */
 const DEADLINE_GRACE_MS = 500;
-/** setTimeout's ceiling: a longer limit is clamped to it. */
+/** setTimeout's ceiling: a limit at or past it is no limit (the tool times itself). */
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** The tools an execute path can see: the kernel's, or a session's overlay. */
 export interface ToolView {
   get(name: string): ToolDescriptor | undefined;
   list(): ToolDescriptor[];
+  /** The listing as a frozen array whose identity changes only when the listing does. */
+  snapshot(): readonly ToolDescriptor[];
 }
 
 /** What one executor reports to: the kernel's feedback, or a session's. */
@@ -153,10 +155,14 @@ export class ToolExecutor {
       };
       // At the deadline the signal aborts; a tool that stops then still reports itself within the grace.
       // One that ignores its signal cannot hold the caller longer.
-      const cancelDeadline = this.#deadlines.at(deadline, () => {
-        abort(deadlineReason(descriptor.name, timeoutMs));
-        grace = setTimeout(() => settle(errorResult(`${descriptor.name} timed out after ${timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
-      });
+      // A limit at the timer's ceiling is none (a tool that times itself, as MCP tools do): no timer for it.
+      const cancelDeadline =
+        timeoutMs < MAX_TIMER_MS
+          ? this.#deadlines.at(deadline, () => {
+              abort(deadlineReason(descriptor.name, timeoutMs));
+              grace = setTimeout(() => settle(errorResult(`${descriptor.name} timed out after ${timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
+            })
+          : noDeadline;
       // The caller's abort reaches the tool with its reason and answers at once.
       const forward = () => {
         abort(outer?.reason);
@@ -232,6 +238,8 @@ export class ToolExecutor {
     return result;
   }
 }
+
+function noDeadline(): void {}
 
 function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
   return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);

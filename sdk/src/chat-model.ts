@@ -15,7 +15,8 @@ export interface ToolSpec {
 
 export interface ChatRequest {
   messages: Message[];
-  tools?: ToolSpec[];
+  /** Read-only: the agent hands the same list to every call until the tools change; a tap that changes it returns a new one. */
+  tools?: readonly ToolSpec[];
   /** Upper bound on output tokens; a provider default applies when absent. */
   maxTokens?: number;
   temperature?: number;

@@ -46,11 +46,18 @@ export function repeatedCallMessage(name: string, count: number): string {
   return `repeated call: you have called ${name} with these exact arguments ${count} times in a row, and the result will not change. Do not call it again with the same arguments: use the result you already have, change the arguments, or give your answer.`;
 }
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same call. */
+/**
+ * JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same call. Written out directly: it
+ * runs for every tool call, and a JSON.stringify replacer that rebuilds each object costs several times more.
+ * Arguments are parsed JSON, so only JSON values occur (an `undefined` field is left out, as JSON.stringify does).
+ */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const record = value as Record<string, unknown>;
+  const fields: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] !== undefined) fields.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  }
+  return `{${fields.join(",")}}`;
 }

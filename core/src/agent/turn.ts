@@ -234,12 +234,9 @@ export class Turn {
   /** Where the turn stands, for `prepareStep` and `stopWhen`: the latest reply and its results. */
   #step(): StepInfo {
     const history = this.#deps.session.history;
-    const toolResults: ToolMessage[] = [];
-    for (let index = history.length - 1; index >= 0; index--) {
-      const message = history[index];
-      if (message?.role !== "tool") break;
-      toolResults.unshift(message);
-    }
+    let first = history.length;
+    while (first > 0 && history[first - 1]?.role === "tool") first--;
+    const toolResults = history.slice(first).filter((message): message is ToolMessage => message.role === "tool");
     const step: StepInfo = { step: this.tally.iterations, toolResults, metadata: this.tally.metadata() };
     if (this.#lastReply) step.lastReply = this.#lastReply;
     return step;

@@ -33,8 +33,8 @@ export interface ElicitationTicket {
  * already waiting for an answer. A question asked outside any call is cancelled.
  */
 export class ElicitationBridge {
-  /** The calls in flight, oldest first, with the progress token each was sent with. */
-  readonly #calls: { call: InFlightCall; token: string }[] = [];
+  /** The calls in flight with the progress token each was sent with; a Map keeps them oldest first and drops one in O(1). */
+  readonly #calls = new Map<InFlightCall, string>();
   readonly #held = new Map<string, { call: InFlightCall; held: HeldElicitation }>();
 
   constructor(
@@ -43,12 +43,11 @@ export class ElicitationBridge {
   ) {}
 
   track(call: InFlightCall, progressToken: string): void {
-    this.#calls.push({ call, token: progressToken });
+    this.#calls.set(call, progressToken);
   }
 
   untrack(call: InFlightCall): void {
-    const index = this.#calls.findIndex((tracked) => tracked.call === call);
-    if (index >= 0) this.#calls.splice(index, 1);
+    this.#calls.delete(call);
   }
 
   /**
@@ -56,8 +55,8 @@ export class ElicitationBridge {
    * `askedBy` is the progress token of the call it is known to belong to.
    */
   handle(params: ElicitParams, signal: AbortSignal, askedBy?: string): Promise<ElicitResult> {
-    const running = this.#calls.filter((tracked) => !tracked.call.done);
-    const call = (running.find((tracked) => tracked.token === askedBy) ?? running.find((tracked) => !tracked.call.waitingForAnswer) ?? running[0])?.call;
+    const running = [...this.#calls].filter(([tracked]) => !tracked.done);
+    const call = (running.find(([, token]) => token === askedBy) ?? running.find(([tracked]) => !tracked.waitingForAnswer) ?? running[0])?.[0];
     if (!call) return Promise.resolve({ action: "cancel" });
     return new Promise<ElicitResult>((resolve) => {
       const token = randomUUID();
