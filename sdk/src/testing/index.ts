@@ -11,4 +11,5 @@ export {
 export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
 export { drain, rejectionOf } from "./drain.js";
 export { defined } from "./defined.js";
+export { closeAfterEach, type Closable } from "./close-after-each.js";
 export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";
