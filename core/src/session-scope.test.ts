@@ -1,22 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
-import type { HookContext, Kernel, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
+import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin } from "@weft/sdk";
+import type { HookContext, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "./agent/agent.js";
 import { coreBuiltins } from "./builtins/core-builtins.js";
-import { createKernel } from "./kernel.js";
+import { testKernels } from "./test-fixtures/test-kernels.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-
-function newKernel(logger = memoryLogger()): Kernel {
-  const kernel = createKernel({ logger });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 function pack(name: string, setup: Plugin["setup"]): Plugin {
   return definePlugin({ meta: { name, version: "1.0.0", api: PLUGIN_API_VERSION }, setup });

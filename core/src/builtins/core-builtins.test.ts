@@ -2,24 +2,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "@weft/sdk";
 import type { Kernel, PendingAnswer, Suspension } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "../agent/agent.js";
 import { fileSessionStore } from "../agent/file-session-store.js";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { coreBuiltins } from "./core-builtins.js";
 
-const kernels: Kernel[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
+const newKernel = testKernels(afterEach);
 
 async function builtinsKernel(options?: unknown): Promise<Kernel> {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   await kernel.use(coreBuiltins, options);
   await kernel.ready();
   return kernel;
