@@ -8,7 +8,7 @@ export {
   type ConformanceWire,
   type ProviderConformanceOptions,
 } from "./provider-conformance.js";
-export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
+export { recordingMcpHost, installStandIn, standInOnPath, type StandIn, type StandInOnPath } from "./mcp-stand-in.js";
 export { drain, rejectionOf } from "./drain.js";
 export { defined } from "./defined.js";
 export { closeAfterEach, type Closable } from "./close-after-each.js";
