@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, isAbortError } from "./errors.js";
 import { providerFetch, type ProviderFetchOptions } from "./provider-fetch.js";
-import { startScriptedServer, type ScriptedServer } from "./testing/scripted-server.js";
+import { useScriptedServer } from "./testing/scripted-server.js";
 
 const fast: ProviderFetchOptions = { provider: "test", maxRetries: 3, baseDelayMs: 1, maxDelayMs: 20, idleTimeoutMs: 10_000 };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
@@ -50,13 +50,7 @@ async function deadPort(): Promise<number> {
 }
 
 describe("providerFetch", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   it("POSTs JSON with the given headers and streams the body back", async () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: ["data: 1\n\n", "data: 2\n\n"] });
