@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssistantMessage, StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
 import { createAnthropicModel } from "./anthropic-model.js";
 
 // Recorded Messages API traffic, vendored in the repo (see fixtures/providers/README.md).
@@ -134,31 +134,17 @@ const whole: Record<string, AssistantMessage> = {
 };
 
 describe("anthropic: recorded traffic replayed over HTTP", () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeAll, afterAll);
 
   async function replay(body: string, contentType: string): Promise<StreamEvent[]> {
     server.reply({ headers: { "content-type": contentType }, body });
     const model = createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "test-key", baseUrl: server.url });
-    const events: StreamEvent[] = [];
-    for await (const event of model.stream({ messages: [{ role: "user", content: "Hi" }] })) events.push(event);
-    return events;
+    return drain(model.stream({ messages: [{ role: "user", content: "Hi" }] }));
   }
-
-  const finalMessage = (events: StreamEvent[]) => {
-    const last = events.at(-1);
-    if (last?.type !== "done") throw new Error("no done event");
-    return last.message;
-  };
 
   it.each(Object.keys(streamed))("%s.sse replays to the exact message", async (name) => {
     const events = await replay(fixture(`${name}.sse`), "text/event-stream");
-    const message = finalMessage(events);
+    const message = doneMessage(events);
     expect(message).toEqual(streamed[name]);
     // The deltas add up to the message, and the events come in wire order.
     expect(events.filter((event) => event.type === "text").map((event) => event.delta).join("")).toBe(message.content);
@@ -167,11 +153,11 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
   });
 
   it.each(Object.keys(streamed))("%s.chunks.txt framed as SSE gives the same message", async (name) => {
-    expect(finalMessage(await replay(framedChunks(`${name}.chunks.txt`), "text/event-stream"))).toEqual(streamed[name]);
+    expect(doneMessage(await replay(framedChunks(`${name}.chunks.txt`), "text/event-stream"))).toEqual(streamed[name]);
   });
 
   it.each(Object.keys(whole))("%s.json, answered whole instead of streamed, gives its message", async (name) => {
-    expect(finalMessage(await replay(fixture(`${name}.json`), "application/json"))).toEqual(whole[name]);
+    expect(doneMessage(await replay(fixture(`${name}.json`), "application/json"))).toEqual(whole[name]);
   });
 
   it("streams thinking as reasoning deltas, skipping the empty one, before the text", async () => {
@@ -211,7 +197,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
 
   it("keeps a tool call that arrives whole inside message_start.content (derived from anthropic-tool-no-args.sse)", async () => {
     const events = sseEvents("anthropic-tool-no-args.sse");
-    const recorded = finalMessage(await replay(events.join("\n\n") + "\n\n", "text/event-stream"));
+    const recorded = doneMessage(await replay(events.join("\n\n") + "\n\n", "text/event-stream"));
     const call = recorded.toolCalls?.[0];
     if (!call) throw new Error("the recording has no tool call");
     // The same reply with its tool call moved into message_start, and its streamed blocks gone.
@@ -223,7 +209,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
         data.message.content = [{ type: "tool_use", id: call.id, name: call.name, input: call.arguments }];
         return `event: message_start\ndata: ${JSON.stringify(data)}`;
       });
-    const message = finalMessage(await replay(derived.join("\n\n") + "\n\n", "text/event-stream"));
+    const message = doneMessage(await replay(derived.join("\n\n") + "\n\n", "text/event-stream"));
     expect(message.toolCalls).toEqual([call]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import anthropic from "./index.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 
@@ -54,13 +54,7 @@ const wire: ConformanceWire = {
 runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel: (settings) => createAnthropicModel({ provider: "anthropic", apiKey: "test-key", ...settings }) });
 
 describe("anthropic over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   const model = (extra: Record<string, unknown> = {}) =>
     createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
