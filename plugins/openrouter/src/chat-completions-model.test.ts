@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import openrouter from "./index.js";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
@@ -50,13 +50,7 @@ runProviderConformance({ describe, it }, { provider: "openrouter", wire: openrou
 runProviderConformance({ describe, it }, { provider: "openai-compatible", wire, createModel: (settings) => createCompatibleModel({ provider: "openai-compatible", ...settings }) });
 
 describe("chat completions over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   const router = (extra: Record<string, unknown> = {}) =>
     createOpenRouterModel({ provider: "openrouter", model: "openai/gpt-4o", apiKey: "sk-or-test", baseUrl: `${server.url}/api/v1/`, retryBaseDelayMs: 1, ...extra });
