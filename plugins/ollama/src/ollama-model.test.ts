@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import ollama from "./index.js";
 import { createOllamaModel, ollamaBaseUrl } from "./ollama-model.js";
 
@@ -38,14 +38,7 @@ const wire: ConformanceWire = {
 runProviderConformance({ describe, it }, { provider: "ollama", wire, createModel: (settings) => createOllamaModel({ provider: "ollama", ...settings }) });
 
 describe("ollama over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    server.route("POST", "/api/show", showRoute);
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach, (server) => server.route("POST", "/api/show", showRoute));
 
   const model = (extra: Record<string, unknown> = {}) => createOllamaModel({ provider: "ollama", model: "qwen3", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const ndjson = (lines: string[]) => ({ headers: { "content-type": "application/x-ndjson" }, body: lines });
