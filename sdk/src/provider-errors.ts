@@ -1,5 +1,6 @@
 import { ProviderError, errorMessage } from "./errors.js";
 import { isRetryableStatus } from "./retry-policy.js";
+import { isRecord } from "./is-record.js";
 
 /** A provider's own description of a failure, read from an error body or a mid-stream error event. */
 export interface ProviderFault {
@@ -149,8 +150,4 @@ export function parseJsonChunk(provider: string, text: string, retries: number):
 
 function excerpt(text: string, limit = 200): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
