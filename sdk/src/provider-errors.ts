@@ -123,6 +123,11 @@ export function malformedChunkError(provider: string, text: string, cause: unkno
   return new ProviderError(`malformed JSON in the response (${errorMessage(cause)}): ${excerpt(text)}`, { provider, retries }, { cause });
 }
 
+/** A whole reply that parsed as JSON but is not the object every provider answers with. */
+export function notAnObjectError(provider: string, text: string, retries: number): ProviderError {
+  return new ProviderError(`the response is JSON but not an object: ${excerpt(text)}`, { provider, retries });
+}
+
 /** A stream that stopped before its terminal event: the reply is cut short, never a valid answer. */
 export function truncatedStreamError(provider: string, terminal: string, retries: number): ProviderError {
   return new ProviderError(

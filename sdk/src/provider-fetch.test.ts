@@ -77,6 +77,15 @@ describe("providerFetch", () => {
     await expect(response.json()).rejects.toThrow(/^test: malformed JSON in the response \(.+\): <html>oops<\/html>$/);
   });
 
+  it("reads a whole reply with jsonObject(), and fails it with a ProviderError when the JSON is not an object", async () => {
+    server.reply(json(200, { id: "msg_1" }), json(200, ["not", "a", "message"]));
+    expect(await (await providerFetch({ url: server.url, body: {} }, fast)).jsonObject()).toEqual({ id: "msg_1" });
+    const response = await providerFetch({ url: server.url, body: {} }, fast);
+    const error = await response.jsonObject().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ message: 'test: the response is JSON but not an object: ["not","a","message"]', retries: 0 });
+  });
+
   it("retries a 429 after its Retry-After and reports the retries", async () => {
     server.reply(json(429, { error: { message: "slow down" } }, { "retry-after": "0.01" }), json(429, {}, { "retry-after": "0" }), json(200, { ok: true }));
     const response = await providerFetch({ url: server.url, body: {} }, fast);
