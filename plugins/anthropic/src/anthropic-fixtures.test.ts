@@ -160,6 +160,10 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
     expect(doneMessage(await replay(fixture(`${name}.json`), "application/json"))).toEqual(whole[name]);
   });
 
+  it("fails a whole reply whose JSON is not a message object, instead of answering nothing", async () => {
+    await expect(replay("[]", "application/json")).rejects.toMatchObject({ code: "PROVIDER_ERROR", message: "anthropic: the response is JSON but not an object: []" });
+  });
+
   it("streams thinking as reasoning deltas, skipping the empty one, before the text", async () => {
     const events = await replay(fixture("anthropic-clear-thinking.1.sse"), "text/event-stream");
     const kinds = events.map((event) => (event.type === "reasoning" || event.type === "text" ? `${event.type}:${event.delta}` : event.type));
