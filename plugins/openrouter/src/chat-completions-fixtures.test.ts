@@ -104,6 +104,13 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     expect(doneMessage(await replay(response))).toEqual(whole[name]);
   });
 
+  it("fails a whole reply whose JSON is not a completion object, instead of answering nothing", async () => {
+    await expect(replay({ headers: { "content-type": "application/json" }, body: '"busy"' })).rejects.toMatchObject({
+      code: "PROVIDER_ERROR",
+      message: 'openai-compatible: the response is JSON but not an object: "busy"',
+    });
+  });
+
   it("anthropic-openai-compat-tool-call.sse: tool-call index starting at 1, no usage, [DONE] without a blank line", async () => {
     const events = await replay(sse(fixture("openai-compatible/anthropic-openai-compat-tool-call.sse")));
     expect(doneMessage(events)).toEqual(compat("Reading it.", { toolCalls: [{ id: "toolu_sanitized", name: "read_file", arguments: { path: "a.txt" } }], stopReason: "tool_calls" }));
