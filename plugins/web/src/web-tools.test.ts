@@ -249,6 +249,11 @@ describe("web_search", () => {
           JSON.stringify({ web: { results: [{ title: "Brave hit", url: "https://brave.example/", description: "found <strong>it</strong>" }] } }),
         );
       },
+      // As a misbehaving instance may answer: entries and fields of other types.
+      "/odd/search": (_request, response) =>
+        void response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ results: [{ title: null, url: 5, content: ["x"] }, "junk", { title: "Kept", url: "https://kept.example/" }] })),
       "/broken/search": (_request, response) => void response.writeHead(503, { "content-type": "text/plain" }).end("down"),
     });
   });
@@ -286,6 +291,13 @@ describe("web_search", () => {
     expect(result.output).toBe('<results query="hello" count="1">\n<result url="https://brave.example/" title="Brave hit">found it</result>\n</results>');
     expect(seen.at(-1)).toMatchObject({ path: "/brave", token: "key-123" });
     expect(seen.at(-1)!.query.get("count")).toBe("3");
+  });
+
+  it("reads an answer of unexpected shape field by field: entries that are no object are left out, fields that are no string are empty", async () => {
+    const [search] = webTools({ searxngUrl: `${backend.url}/odd`, tools: { web_fetch: false, web_crawl: false } });
+    expect((await search?.execute({ query: "x" }, context()))?.output).toBe(
+      ['<results query="x" count="2">', '<result url="" title=""></result>', '<result url="https://kept.example/" title="Kept"></result>', "</results>"].join("\n"),
+    );
   });
 
   it("answers a failing backend as an error result", async () => {
