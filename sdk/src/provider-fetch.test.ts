@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, isAbortError } from "./errors.js";
 import { providerFetch, type ProviderFetchOptions } from "./provider-fetch.js";
 import { useScriptedServer } from "./testing/scripted-server.js";
+import { defined } from "./testing/defined.js";
 
 const fast: ProviderFetchOptions = { provider: "test", maxRetries: 3, baseDelayMs: 1, maxDelayMs: 20, idleTimeoutMs: 10_000 };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
@@ -60,8 +61,8 @@ describe("providerFetch", () => {
     expect(await readAll(response.chunks())).toBe("data: 1\n\ndata: 2\n\n");
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/v1/chat", body: '{"hello":"world"}' });
-    expect(request!.headers["x-api-key"]).toBe("k");
-    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(defined(request).headers["x-api-key"]).toBe("k");
+    expect(defined(request).headers["content-type"]).toBe("application/json");
   });
 
   it("GETs when there is no body, and parses JSON", async () => {
@@ -236,7 +237,7 @@ describe("providerFetch", () => {
     try {
       const response = await providerFetch({ url: paced.url, body: {} }, fast);
       const res = await first;
-      const socket = res.socket!;
+      const socket = defined(res.socket ?? undefined, "the response's socket");
       for await (const _ of response.chunks()) break; // the consumer stops at the last event...
       res.end(); // ...and the body's end comes a moment later
       // A whole round trip later, a cut connection would long have reached the server as closed.
