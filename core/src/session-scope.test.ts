@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin } from "@weft/sdk";
 import type { HookContext, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "./agent/agent.js";
 import { coreBuiltins } from "./builtins/core-builtins.js";
 import { testKernels } from "./test-fixtures/test-kernels.js";
@@ -255,7 +255,7 @@ describe("every answer reaches its source", () => {
       async () => Promise.reject(new Error("timed out")),
     ];
     const calls = { toolCalls: [0, 1, 2].map(() => ({ name: "asking", arguments: {} })) };
-    const agent = createAgent({ model: scriptedModel([calls, "ok"]), kernel, waitFor: () => answers.shift()!(), parallelToolCalls: false, repeatLimit: 0 });
+    const agent = createAgent({ model: scriptedModel([calls, "ok"]), kernel, waitFor: () => defined(answers.shift())(), parallelToolCalls: false, repeatLimit: 0 });
     await agent.startSession({ tools: [asking] });
     await agent.process("go");
     expect(received).toEqual([undefined, { action: "decline" }, undefined, { action: "cancel" }, undefined, { action: "cancel", reason: "timeout" }]);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Kernel, PendingAnswer, Suspension } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "../agent/agent.js";
 import { fileSessionStore } from "../agent/file-session-store.js";
 import { testKernels } from "../test-fixtures/test-kernels.js";
@@ -68,7 +68,7 @@ describe("core built-in tools", () => {
     const kernel = await builtinsKernel();
     const first = await kernel.execute({ name: "question", arguments: { question: "Proceed?" } });
     expect(first).toEqual({ output: "waiting for the user's answer", pending: { kind: "question", message: "Proceed?", schema: { type: "string" } } });
-    const pending = first.pending!;
+    const pending = defined(first.pending);
     expect(await kernel.execute({ name: "question", arguments: { question: "Proceed?" } }, { answer: { action: "decline" }, pending })).toEqual({
       output: "the user declined to answer",
       isError: true,
