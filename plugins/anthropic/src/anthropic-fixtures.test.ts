@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssistantMessage, StreamEvent } from "@weft/sdk";
-import { doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
 import { createAnthropicModel } from "./anthropic-model.js";
 
 // Recorded Messages API traffic, vendored in the repo (see fixtures/providers/README.md).
@@ -92,16 +92,16 @@ const streamed: Record<string, AssistantMessage> = {
 
 /** What each whole (non-streamed) JSON response must come out as, when a server answers with one. */
 const whole: Record<string, AssistantMessage> = {
-  "anthropic-text": { ...streamed["anthropic-text"]!, content: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?", stats: stats(12, 29) },
+  "anthropic-text": { ...defined(streamed["anthropic-text"]), content: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?", stats: stats(12, 29) },
   "anthropic-tool-no-args": {
-    ...streamed["anthropic-tool-no-args"]!,
+    ...defined(streamed["anthropic-tool-no-args"]),
     content:
       "<thinking>\nThe updateIssueList tool was provided in the list of available functions. The tool has no required parameters, so it can be called without any additional information needed from the user.\n</thinking>\n\nOkay, I will update the current issue list:",
     toolCalls: [{ id: "toolu_01LRmxn9vGM1d2DZSDBowdZ1", name: "updateIssueList", arguments: {} }],
     stats: stats(602, 93),
   },
   "anthropic-json-tool.1": {
-    ...streamed["anthropic-json-tool.1"]!,
+    ...defined(streamed["anthropic-json-tool.1"]),
     toolCalls: [
       {
         id: "toolu_01Q9ExVZnzZj7E2QQYHYtNUa",
@@ -119,7 +119,7 @@ const whole: Record<string, AssistantMessage> = {
     stats: stats(1151, 87),
   },
   "anthropic-clear-thinking.1": {
-    ...streamed["anthropic-clear-thinking.1"]!,
+    ...defined(streamed["anthropic-clear-thinking.1"]),
     reasoning: [
       {
         provider: "anthropic",
@@ -130,7 +130,7 @@ const whole: Record<string, AssistantMessage> = {
     ],
     stats: stats(69, 33),
   },
-  "anthropic-refusal": streamed["anthropic-refusal"]!,
+  "anthropic-refusal": defined(streamed["anthropic-refusal"]),
 };
 
 describe("anthropic: recorded traffic replayed over HTTP", () => {
