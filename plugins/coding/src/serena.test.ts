@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { McpServerConfig } from "@weft/sdk";
-import { recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
+import { defined, recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import codingPlugin, { serenaMcpConfig } from "./index.js";
 
@@ -29,7 +29,7 @@ describe("coding pack backed by Serena", () => {
 
   it("works whichever of mcp and coding comes first, and stops Serena when its handle is closed", async () => {
     const kernel = await open([[codingPlugin, { from: "git+https://github.com/oraios/serena@v0.1.4", tools: { serena__replace_symbol_body: false } }], mcpPlugin]);
-    const handle = kernel.plugins().find((plugin) => plugin.name === "@weft/plugin-coding")!;
+    const handle = defined(kernel.plugins().find((plugin) => plugin.name === "@weft/plugin-coding"));
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["serena__find_symbol", "serena__initial_instructions"]);
     expect((await standIn.argv())[1]).toBe("git+https://github.com/oraios/serena@v0.1.4");
     const pid = await standIn.pid();
@@ -57,8 +57,8 @@ describe("coding pack backed by Serena", () => {
   });
 
   it("gives a fresh config each time, with --from to pin", () => {
-    serenaMcpConfig().args!.push("--extra");
+    defined(serenaMcpConfig().args).push("--extra");
     expect(serenaMcpConfig()).toEqual({ command: "uvx", args: SERENA_ARGS, toolTimeout: 360_000, timeout: 600_000 });
-    expect(serenaMcpConfig("git+https://github.com/oraios/serena@v1").args![1]).toBe("git+https://github.com/oraios/serena@v1");
+    expect(defined(serenaMcpConfig("git+https://github.com/oraios/serena@v1").args)[1]).toBe("git+https://github.com/oraios/serena@v1");
   });
 });
