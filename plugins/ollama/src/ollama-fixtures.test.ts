@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError, type AssistantMessage, type StreamEvent } from "@weft/sdk";
-import { doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
 import { createOllamaModel } from "./ollama-model.js";
 
 // Ollama's documented /api/chat responses, vendored in the repo (fixtures/providers/ollama).
@@ -50,7 +50,7 @@ describe("ollama: documented traffic replayed over HTTP", () => {
   });
 
   it.each(Object.keys(expected))("%s replays to the exact message", async (name) => {
-    const lines = groups.get(name)!;
+    const lines = defined(groups.get(name));
     const events = await replay(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     const message = doneMessage(events);
     expect(message).toEqual(expected[name]);
@@ -60,12 +60,12 @@ describe("ollama: documented traffic replayed over HTTP", () => {
   });
 
   it("a non-streamed answer (one JSON object, application/json) reads the same", async () => {
-    const [body] = groups.get("Chat request (No streaming)")!;
+    const [body] = defined(groups.get("Chat request (No streaming)"));
     expect(doneMessage(await replay(JSON.stringify(body, null, 2), "application/json"))).toEqual(expected["Chat request (No streaming)"]);
   });
 
   it("makes up stable call ids: the same reply gives the same id, another reply another", async () => {
-    const ids = async (name: string) => doneMessage(await replay(groups.get(name)!.map((line) => `${JSON.stringify(line)}\n`).join(""))).toolCalls?.map((call) => call.id);
+    const ids = async (name: string) => doneMessage(await replay(defined(groups.get(name)).map((line) => `${JSON.stringify(line)}\n`).join(""))).toolCalls?.map((call) => call.id);
     const first = await ids("Chat request (Streaming with tools)");
     expect(await ids("Chat request (Streaming with tools)")).toEqual(first);
     expect(await ids("Chat request (No streaming, with tools)")).not.toEqual(first);
