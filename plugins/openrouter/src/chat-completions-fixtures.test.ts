@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError, type AssistantMessage, type StreamEvent } from "@weft/sdk";
-import { doneMessage, drain, useScriptedServer, type ScriptedResponse } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer, type ScriptedResponse } from "@weft/sdk/testing";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
 // Recorded Chat Completions traffic and OpenRouter's documented examples, vendored in the repo.
@@ -9,7 +9,7 @@ const fixtures = new URL("../../../fixtures/providers/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 const lines = (name: string) => fixture(name).split("\n").filter((line) => line.trim() !== "");
 const docs = JSON.parse(fixture("openrouter/docs-examples.json")) as { examples: { what: string; parsed: Record<string, any>; sse_line?: string }[]; sse_comment_keepalive: { line: string } };
-const example = (what: string) => docs.examples.find((entry) => entry.what.startsWith(what))!;
+const example = (what: string) => defined(docs.examples.find((entry) => entry.what.startsWith(what)));
 
 /** The text a recording's deltas spell, computed independently of the decoder. */
 const spelled = (name: string, field: "content" | "reasoning_content") =>
