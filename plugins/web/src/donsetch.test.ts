@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger, type McpServerConfig } from "@weft/sdk";
-import { recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
+import { defined, recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import webPlugin, { donsetchMcpConfig } from "./index.js";
 
@@ -75,7 +75,7 @@ describe("web pack backed by DonSeTch", () => {
 
   it("gives a fresh config each time", () => {
     const config = donsetchMcpConfig();
-    config.args!.push("--supervised");
+    defined(config.args).push("--supervised");
     expect(donsetchMcpConfig()).toEqual({ command: "donsetch", args: ["mcp"], toolTimeout: 900_000 });
   });
 });
