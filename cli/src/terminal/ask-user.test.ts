@@ -19,7 +19,10 @@ describe("terminalWaitFor", () => {
     };
     const prompts: string[] = [];
     const ask = lines.ask.bind(lines);
-    lines.ask = (prompt, signal) => (prompts.push(prompt), ask(prompt, signal));
+    lines.ask = (prompt, signal) => {
+      prompts.push(prompt);
+      return ask(prompt, signal);
+    };
     expect(await waitFor(suspension, new AbortController().signal)).toEqual({ action: "accept", content: { seats: 3, name: "Ada", vip: "yes" } });
     expect(prompts).toEqual(["seats (How many): ", "name: ", "vip: "]);
     expect(shown).toEqual(["\nbook asks: A few details\n"]);
