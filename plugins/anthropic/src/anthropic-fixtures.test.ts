@@ -193,7 +193,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
     const start = events.find((event) => event.includes('"message_start"'));
     if (!start) throw new Error("the recording has no message_start");
     const middle = Math.floor(events.length / 2);
-    const body = [...events.slice(0, middle), start, ...events.slice(1)].join("\n\n") + "\n\n";
+    const body = `${[...events.slice(0, middle), start, ...events.slice(1)].join("\n\n")}\n\n`;
     await expect(replay(body, "text/event-stream")).rejects.toThrow(
       "anthropic: a second message_start arrived mid-stream, so two replies would have been merged; the reply was dropped, try again",
     );
@@ -201,7 +201,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
 
   it("keeps a tool call that arrives whole inside message_start.content (derived from anthropic-tool-no-args.sse)", async () => {
     const events = sseEvents("anthropic-tool-no-args.sse");
-    const recorded = doneMessage(await replay(events.join("\n\n") + "\n\n", "text/event-stream"));
+    const recorded = doneMessage(await replay(`${events.join("\n\n")}\n\n`, "text/event-stream"));
     const call = recorded.toolCalls?.[0];
     if (!call) throw new Error("the recording has no tool call");
     // The same reply with its tool call moved into message_start, and its streamed blocks gone.
@@ -213,7 +213,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
         data.message.content = [{ type: "tool_use", id: call.id, name: call.name, input: call.arguments }];
         return `event: message_start\ndata: ${JSON.stringify(data)}`;
       });
-    const message = doneMessage(await replay(derived.join("\n\n") + "\n\n", "text/event-stream"));
+    const message = doneMessage(await replay(`${derived.join("\n\n")}\n\n`, "text/event-stream"));
     expect(message.toolCalls).toEqual([call]);
   });
 });
