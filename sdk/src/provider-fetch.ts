@@ -88,7 +88,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
     let text = "";
     try {
       text = await connection.text(response);
-    } catch (error) {
+    } catch {
       if (signal?.aborted) throw signal.reason;
       // The error body is a nicety: the status alone still makes the error.
     }
