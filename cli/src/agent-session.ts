@@ -1,5 +1,5 @@
 import { createAgent, loadProject, localAgents, type Agent, type Project } from "@weft/core";
-import { EFFORTS, WeftError, type Effort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
+import { EFFORTS, WeftError, isEffort, type FeedbackEvent, type WaitFor } from "@weft/sdk";
 import { UsageError, type FlagSpecs } from "./command.js";
 import { CONFIG_FLAG } from "./common-flags.js";
 
@@ -37,7 +37,7 @@ export interface AgentSession {
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const { flags } = options;
   const effort = flags.effort;
-  if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
+  if (effort !== undefined && !isEffort(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
   const maxIterations = flags["max-iterations"] === undefined ? undefined : Number(flags["max-iterations"]);
   if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations >= 0)) {
     throw new UsageError("--max-iterations must be a whole number (0 for no limit)");
@@ -49,7 +49,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       throw new WeftError("CONFIG_INVALID", `no model to run: set model: provider/model in ${project.file} or pass --model provider/model`);
     }
     const model = await project.kernel.createModel(ref);
-    const chosenEffort = (effort ?? project.config.effort) as Effort | undefined;
+    const chosenEffort = effort ?? project.config.effort;
     if (chosenEffort) model.changeEffort(chosenEffort);
     const agent = createAgent({ model, toolkit: project.toolkit, maxIterations: maxIterations ?? project.config.maxIterations, subagents: localAgents(project.config.agents) });
     await agent.startSession({ prompt: project.config.instructions });

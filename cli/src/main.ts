@@ -47,7 +47,7 @@ async function runCommand(entry: CommandEntry, command: Command, argv: string[],
     try {
       parsed = parseArgs({ args: argv, options: parseArgsOptions(command.flags), allowPositionals: true, strict: true });
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     const code = await command.run({ values: parsed.values as FlagValues<FlagSpecs>, positionals: parsed.positionals }, io);
     return controller.signal.aborted ? EXIT_INTERRUPTED : code;

@@ -1,7 +1,6 @@
-type Schema = Record<string, unknown>;
+import { isRecord } from "@weft/sdk";
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+type Schema = Record<string, unknown>;
 
 /**
  * Fills JSON Schema `default`s into `value`, through nested object properties. typebox's

@@ -1,22 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
-import type { HookContext, Kernel, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin } from "@weft/sdk";
+import type { HookContext, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "./agent/agent.js";
 import { coreBuiltins } from "./builtins/core-builtins.js";
-import { createKernel } from "./kernel.js";
+import { testKernels } from "./test-fixtures/test-kernels.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-
-function newKernel(logger = memoryLogger()): Kernel {
-  const kernel = createKernel({ logger });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 function pack(name: string, setup: Plugin["setup"]): Plugin {
   return definePlugin({ meta: { name, version: "1.0.0", api: PLUGIN_API_VERSION }, setup });
@@ -264,7 +255,7 @@ describe("every answer reaches its source", () => {
       async () => Promise.reject(new Error("timed out")),
     ];
     const calls = { toolCalls: [0, 1, 2].map(() => ({ name: "asking", arguments: {} })) };
-    const agent = createAgent({ model: scriptedModel([calls, "ok"]), kernel, waitFor: () => answers.shift()!(), parallelToolCalls: false, repeatLimit: 0 });
+    const agent = createAgent({ model: scriptedModel([calls, "ok"]), kernel, waitFor: () => defined(answers.shift())(), parallelToolCalls: false, repeatLimit: 0 });
     await agent.startSession({ tools: [asking] });
     await agent.process("go");
     expect(received).toEqual([undefined, { action: "decline" }, undefined, { action: "cancel" }, undefined, { action: "cancel", reason: "timeout" }]);

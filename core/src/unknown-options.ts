@@ -1,9 +1,7 @@
+import { isRecord } from "@weft/sdk";
 import type { OptionProblem } from "./plugin-options-error.js";
 
 type Schema = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Keys an object schema does not name, through nested object properties: typebox objects allow extra

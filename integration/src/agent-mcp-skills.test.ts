@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgent, createToolkit, type Toolkit } from "@weft/core";
 import { memoryLogger } from "@weft/sdk";
-import { startScriptedServer, waitForProcessExit, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, startScriptedServer, waitForProcessExit, type ScriptedServer } from "@weft/sdk/testing";
 import { chatCompletionsReply } from "./wire-replies.js";
 import { chatCompletionsWireProblems } from "./wire-rules.js";
 
@@ -145,7 +145,7 @@ describe("an agent over a toolkit with an MCP server and a skills folder", () =>
     expect((await readFile(memoryFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ type: "entity", ...ENTITY }]);
 
     await toolkit.close();
-    expect(await waitForProcessExit(serverPid!, 10_000)).toBe(true);
+    expect(await waitForProcessExit(defined(serverPid), 10_000)).toBe(true);
     expect(await childrenRunning(MEMORY_SERVER)).toEqual([]);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgent, createKernel } from "@weft/core";
 import { memoryLogger, type AssistantMessage, type Kernel, type Message, type Tool } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
 import anthropic from "@weft/plugin-anthropic";
 import ollama from "@weft/plugin-ollama";
 import openrouter from "@weft/plugin-openrouter";
@@ -104,13 +104,13 @@ describe("a conversation that moves between providers", () => {
     ]);
     const bodies = server.requests.map((request) => request.json());
     const problems = [anthropicWireProblems, anthropicWireProblems, chatCompletionsWireProblems, chatCompletionsWireProblems, ollamaWireProblems, ollamaWireProblems, anthropicWireProblems];
-    expect(bodies.map((body, index) => problems[index]!(body))).toEqual(bodies.map(() => []));
+    expect(bodies.map((body, index) => defined(problems[index])(body))).toEqual(bodies.map(() => []));
 
     // The transcript keeps the Anthropic thinking on its message, marked as Anthropic's.
     const thinkingMessage = onAnthropic.messages[2] as AssistantMessage;
     expect(thinkingMessage.reasoning).toEqual([{ provider: "anthropic", text: "The user wants notes.txt; I will read it.", signature: "sig-anthropic-1" }]);
     // Ollama gave its call no id: the transcript has a made-up one, which Ollama is never sent.
-    const ollamaCall = (onOllama.messages[11] as AssistantMessage).toolCalls![0]!;
+    const ollamaCall = defined(defined((onOllama.messages[11] as AssistantMessage).toolCalls)[0]);
     expect(ollamaCall.id).toMatch(/^ollama_call_[0-9a-f]{16}$/);
 
     const anthropicTools = [
@@ -159,7 +159,7 @@ describe("a conversation that moves between providers", () => {
       stream: true,
       stream_options: { include_usage: true },
     });
-    expect(bodies[3]!.messages).toEqual([
+    expect(defined(bodies[3]).messages).toEqual([
       ...compatibleHistory,
       {
         role: "assistant",
@@ -196,7 +196,7 @@ describe("a conversation that moves between providers", () => {
     ];
     expect(bodies[4]).toEqual({ model: "qwen3:8b", messages: ollamaHistory, tools: functionTools, think: false, stream: true });
     // Its own thinking goes back as `thinking`; its made-up call id does not go back at all.
-    expect(bodies[5]!.messages).toEqual([
+    expect(defined(bodies[5]).messages).toEqual([
       ...ollamaHistory,
       { role: "assistant", content: "", thinking: "I read notes.txt again.", tool_calls: [{ function: { name: "read_file", arguments: { path: "notes.txt" } } }] },
       { role: "tool", tool_name: "read_file", content: NOTES },

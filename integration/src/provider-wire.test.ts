@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // The summariser's instructions are pinned word for word in core's compaction tests; here they must reach every wire.
 import { SUMMARY_INSTRUCTIONS, createAgent, createKernel } from "@weft/core";
 import { memoryLogger, type FeedbackEvent, type FeedbackEventOf, type Kernel, type Plugin } from "@weft/sdk";
-import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, startScriptedServer, type ScriptedResponse, type ScriptedServer } from "@weft/sdk/testing";
 import anthropic from "@weft/plugin-anthropic";
 import ollama from "@weft/plugin-ollama";
 import openrouter from "@weft/plugin-openrouter";
@@ -210,8 +210,8 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     for (const [index, body] of bodies.entries()) expect({ index, problems: provider.problems(body) }).toEqual({ index, problems: [] });
 
     // Parallel results go back in call order, and a failed call is a result the model reads.
-    expect(provider.toolResults(bodies[1]!).map((result) => result.content)).toEqual([NOTES, TODO]);
-    expect(provider.toolResults(bodies[5]!).slice(-2)).toEqual([
+    expect(provider.toolResults(defined(bodies[1])).map((result) => result.content)).toEqual([NOTES, TODO]);
+    expect(provider.toolResults(defined(bodies[5])).slice(-2)).toEqual([
       { content: "version=2.0.0\n", isError: false },
       { content: "no such file: missing.txt", isError: provider.id === "anthropic" },
     ]);
@@ -243,8 +243,8 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     ]);
 
     // The summary request: the instructions as the system prompt, the older turns as plain text, no tools.
-    expect(bodies[3]!.tools).toBeUndefined();
-    expect(provider.plain(bodies[3]!)).toEqual([
+    expect(defined(bodies[3]).tools).toBeUndefined();
+    expect(provider.plain(defined(bodies[3]))).toEqual([
       { role: "system", text: SUMMARY_INSTRUCTIONS },
       {
         role: "user",
@@ -262,10 +262,10 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     ]);
 
     // After compaction: the system prompt, the summary, then the recent turns verbatim.
-    const { system, messages } = bodies[4]!;
+    const { system, messages } = defined(bodies[4]);
     expect(system === undefined ? { messages } : { system, messages }).toEqual(provider.afterCompaction);
-    expect(bodies[4]!.tools.length).toBe(2);
-    expect(bodies[5]!.messages.slice(0, messages.length)).toEqual(messages.map(withoutCacheMark));
+    expect(defined(bodies[4]).tools.length).toBe(2);
+    expect(defined(bodies[5]).messages.slice(0, messages.length)).toEqual(messages.map(withoutCacheMark));
   });
 
   it("compacts a long tool loop: the user's request stays verbatim, the earlier rounds are summarised after it, the last round stays", async () => {
@@ -291,10 +291,10 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     expect(bodies).toHaveLength(6);
     for (const [index, body] of bodies.entries()) expect({ index, problems: provider.problems(body) }).toEqual({ index, problems: [] });
     // The earlier rounds are summarised, the request itself is not; the latest round stays verbatim.
-    const summarised = provider.plain(bodies[3]!)[1]!.text;
+    const summarised = defined(provider.plain(defined(bodies[3]))[1]).text;
     expect(summarised).not.toContain("Read every file, one at a time.");
     expect(summarised).toContain(`[assistant called read_file]\n{"path":"notes.txt"}\n\n[read_file returned]\n${pruned(NOTES)}`);
-    const after = bodies[4]!;
+    const after = defined(bodies[4]);
     expect(provider.plain(after).slice(0, 2)).toEqual([
       { role: "system", text: PROMPT },
       { role: "user", text: "Read every file, one at a time." },
@@ -324,13 +324,13 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     await agent.close();
 
     const [info, ...chats] = server.requests;
-    expect(`${info!.method} ${info!.path}`).toBe(provider.info.request);
-    if (provider.info.body) expect(info!.json()).toEqual(provider.info.body);
+    expect(`${defined(info).method} ${defined(info).path}`).toBe(provider.info.request);
+    if (provider.info.body) expect(defined(info).json()).toEqual(provider.info.body);
     expect(chats.map((request) => request.path)).toEqual(Array(3).fill(provider.path));
     // 85% of the 2000 tokens the server reported; the first turn's 1910 tokens pass it.
     expect(events.find((event) => event.type === "compaction.started")).toMatchObject({ thresholdTokens: 1700 });
     // The first turn is summarised; this turn's question stays.
-    expect(provider.plain(chats[2]!.json())).toEqual([
+    expect(provider.plain(defined(chats[2]).json())).toEqual([
       { role: "user", text: summaryMessage },
       { role: "user", text: SECOND },
     ]);
@@ -354,7 +354,7 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
     expect(response).toMatchObject({ status: "done", content: "Done." });
     // A 400 is not retried: three requests; the last carries this turn's question, the older turn dropped.
     expect(server.requests).toHaveLength(3);
-    expect(provider.plain(server.requests[2]!.json())).toEqual([{ role: "user", text: SECOND }]);
+    expect(provider.plain(defined(server.requests[2]).json())).toEqual([{ role: "user", text: SECOND }]);
     const failed = events.find((event) => event.type === "compaction.failed") as FeedbackEventOf<"compaction.failed">;
     expect(failed.reason).toContain("HTTP 400");
     expect(failed.reason).toContain("summary refused by the test");

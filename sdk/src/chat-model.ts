@@ -5,6 +5,11 @@ import type { SchemaInput } from "./tool-input.js";
 export type Effort = "off" | "low" | "medium" | "high" | "max";
 export const EFFORTS: readonly Effort[] = ["off", "low", "medium", "high", "max"];
 
+/** Whether `value` is a rung of the ladder: for efforts that come as text (flags, config, chat commands). */
+export function isEffort(value: unknown): value is Effort {
+  return EFFORTS.some((effort) => effort === value);
+}
+
 /** A tool as the model is told about it: what a provider puts in the request's tool list. */
 export interface ToolSpec {
   name: string;

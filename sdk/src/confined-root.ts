@@ -3,7 +3,7 @@ import { constants, type Dirent, type Stats } from "node:fs";
 import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { anchoredPath, canAnchor } from "./anchored-path.js";
-import { WeftError, errorMessage } from "./errors.js";
+import { WeftError, errorCode, errorMessage } from "./errors.js";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 const FOLDER_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
@@ -71,7 +71,7 @@ export class ConfinedRoot {
         return resolved;
       } catch (error) {
         if (error instanceof PathRefusedError) throw error;
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errorCode(error);
         if (code === "ELOOP") throw new PathRefusedError(relative, "it is a symlink loop");
         const last = existing.at(-1);
         if (code !== "ENOENT" || last === undefined) throw error;
@@ -138,7 +138,7 @@ export class ConfinedRoot {
         }
         mode = existing.mode & 0o7777;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        if (errorCode(error) !== "ENOENT") throw error;
       }
       const temporary = `.weft-${randomBytes(8).toString("hex")}.tmp`;
       const handle = await open(at(temporary), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
@@ -198,7 +198,7 @@ export class ConfinedRoot {
     for (const segment of segments) {
       const next = anchoredPath(folder.fd, segment);
       try {
-        if (create) await mkdir(next).catch((error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? undefined : Promise.reject(error)));
+        if (create) await mkdir(next).catch((error: unknown) => (errorCode(error) === "EEXIST" ? undefined : Promise.reject(error)));
         const opened = await open(next, FOLDER_FLAGS).catch((error: unknown) => rethrowOpenError(relative, error));
         await folder.close();
         folder = opened;
@@ -242,7 +242,7 @@ function refuseNonRegular(relative: string, info: Stats): void {
 
 /** A symlink met where the checked path had none means the path changed under us. */
 function rethrowOpenError(relative: string, error: unknown): never {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errorCode(error);
   if (code === "ELOOP") throw new PathRefusedError(relative, "it changed while being opened (a part of it became a symlink); try again");
   if (code === "ENXIO") throw new PathRefusedError(relative, "it is a socket; only regular files can be read or written");
   throw error;

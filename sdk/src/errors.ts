@@ -205,12 +205,18 @@ export class OutputValidationError extends WeftError {
  * the sdk, whose classes differ from the host's while the codes agree.
  */
 export function isWeftError(error: unknown): error is WeftError {
-  return error instanceof Error && typeof (error as WeftError).code === "string" && /^[A-Z_]+$/.test((error as WeftError).code);
+  return error instanceof Error && /^[A-Z_]+$/.test(errorCode(error) ?? "");
 }
 
 /** True for the errors an AbortSignal produces, whatever threw them. */
 export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || (error as WeftError).code === "ABORTED");
+  return error instanceof Error && (error.name === "AbortError" || errorCode(error) === "ABORTED");
+}
+
+/** The string `code` of anything thrown (Node's `ENOENT`, a WeftError's code), or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
 }
 
 /** The message of anything thrown, for error text. */

@@ -12,6 +12,7 @@ export * from "./execute-with-answers.js";
 export * from "./schema-builder.js";
 export * from "./arguments.js";
 export * from "./errors.js";
+export * from "./is-record.js";
 export * from "./logger.js";
 export * from "./feedback.js";
 export * from "./hooks.js";

@@ -1,3 +1,5 @@
+import { isRecord } from "./is-record.js";
+
 /**
  * A provider's subset of JSON Schema for structured output, and the adaptation of any schema to it:
  * what the subset lacks is moved into the description (the model still reads it; the reply is
@@ -51,7 +53,6 @@ export interface AdaptedSchema {
 }
 
 type JsonObject = Record<string, unknown>;
-const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function adaptOutputSchema(schema: Record<string, unknown>, dialect: SchemaDialect): AdaptedSchema {
   const moved: string[] = [];
@@ -118,6 +119,8 @@ function nullable(schema: JsonObject): JsonObject {
  * `value` without the nulls a strict-mode model put where the original schema has an optional,
  * non-nullable property (strict mode made it required and nullable); other values are untouched.
  */
+export function dropNullOptionals(value: JsonObject, schema: unknown): JsonObject;
+export function dropNullOptionals(value: unknown, schema: unknown): unknown;
 export function dropNullOptionals(value: unknown, schema: unknown): unknown {
   if (!isRecord(schema)) return value;
   if (Array.isArray(value)) return isRecord(schema.items) ? value.map((item) => dropNullOptionals(item, schema.items)) : value;

@@ -62,7 +62,7 @@ export function parsePartialJson(text: string): unknown {
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false };
   }

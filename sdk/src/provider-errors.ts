@@ -1,5 +1,6 @@
 import { ProviderError, errorMessage } from "./errors.js";
 import { isRetryableStatus } from "./retry-policy.js";
+import { isRecord } from "./is-record.js";
 
 /** A provider's own description of a failure, read from an error body or a mid-stream error event. */
 export interface ProviderFault {
@@ -122,6 +123,11 @@ export function malformedChunkError(provider: string, text: string, cause: unkno
   return new ProviderError(`malformed JSON in the response (${errorMessage(cause)}): ${excerpt(text)}`, { provider, retries }, { cause });
 }
 
+/** A whole reply that parsed as JSON but is not the object every provider answers with. */
+export function notAnObjectError(provider: string, text: string, retries: number): ProviderError {
+  return new ProviderError(`the response is JSON but not an object: ${excerpt(text)}`, { provider, retries });
+}
+
 /** A stream that stopped before its terminal event: the reply is cut short, never a valid answer. */
 export function truncatedStreamError(provider: string, terminal: string, retries: number): ProviderError {
   return new ProviderError(
@@ -149,8 +155,4 @@ export function parseJsonChunk(provider: string, text: string, retries: number):
 
 function excerpt(text: string, limit = 200): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

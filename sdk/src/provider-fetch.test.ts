@@ -3,7 +3,8 @@ import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, isAbortError } from "./errors.js";
 import { providerFetch, type ProviderFetchOptions } from "./provider-fetch.js";
-import { startScriptedServer, type ScriptedServer } from "./testing/scripted-server.js";
+import { useScriptedServer } from "./testing/scripted-server.js";
+import { defined } from "./testing/defined.js";
 
 const fast: ProviderFetchOptions = { provider: "test", maxRetries: 3, baseDelayMs: 1, maxDelayMs: 20, idleTimeoutMs: 10_000 };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
@@ -50,13 +51,7 @@ async function deadPort(): Promise<number> {
 }
 
 describe("providerFetch", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   it("POSTs JSON with the given headers and streams the body back", async () => {
     server.reply({ headers: { "content-type": "text/event-stream" }, body: ["data: 1\n\n", "data: 2\n\n"] });
@@ -66,8 +61,8 @@ describe("providerFetch", () => {
     expect(await readAll(response.chunks())).toBe("data: 1\n\ndata: 2\n\n");
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/v1/chat", body: '{"hello":"world"}' });
-    expect(request!.headers["x-api-key"]).toBe("k");
-    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(defined(request).headers["x-api-key"]).toBe("k");
+    expect(defined(request).headers["content-type"]).toBe("application/json");
   });
 
   it("GETs when there is no body, and parses JSON", async () => {
@@ -81,6 +76,15 @@ describe("providerFetch", () => {
     server.reply({ headers: { "content-type": "application/json" }, body: "<html>oops</html>" });
     const response = await providerFetch({ url: `${server.url}/models` }, fast);
     await expect(response.json()).rejects.toThrow(/^test: malformed JSON in the response \(.+\): <html>oops<\/html>$/);
+  });
+
+  it("reads a whole reply with jsonObject(), and fails it with a ProviderError when the JSON is not an object", async () => {
+    server.reply(json(200, { id: "msg_1" }), json(200, ["not", "a", "message"]));
+    expect(await (await providerFetch({ url: server.url, body: {} }, fast)).jsonObject()).toEqual({ id: "msg_1" });
+    const response = await providerFetch({ url: server.url, body: {} }, fast);
+    const error = await response.jsonObject().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ message: 'test: the response is JSON but not an object: ["not","a","message"]', retries: 0 });
   });
 
   it("retries a 429 after its Retry-After and reports the retries", async () => {
@@ -233,7 +237,7 @@ describe("providerFetch", () => {
     try {
       const response = await providerFetch({ url: paced.url, body: {} }, fast);
       const res = await first;
-      const socket = res.socket!;
+      const socket = defined(res.socket ?? undefined, "the response's socket");
       for await (const _ of response.chunks()) break; // the consumer stops at the last event...
       res.end(); // ...and the body's end comes a moment later
       // A whole round trip later, a cut connection would long have reached the server as closed.

@@ -1,5 +1,6 @@
 import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, isRetryableStatus, parseRetryAfter, retryDelay, type RetryPolicy } from "./retry-policy.js";
-import { brokenStreamError, htmlPageError, httpStatusError, idleTimeoutError, networkError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
+import { brokenStreamError, htmlPageError, httpStatusError, idleTimeoutError, networkError, notAnObjectError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
+import { isRecord } from "./is-record.js";
 
 /** The default idle timeout: how long a request may go without a byte before it is dropped. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -36,6 +37,8 @@ export interface ProviderResponse {
   chunks(): AsyncGenerator<Uint8Array>;
   /** The whole body parsed as JSON; a body that is not JSON is a ProviderError. */
   json(): Promise<unknown>;
+  /** The whole body as a JSON object (a non-streamed reply); any other body is a ProviderError. */
+  jsonObject(): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -85,7 +88,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
     let text = "";
     try {
       text = await connection.text(response);
-    } catch (error) {
+    } catch {
       if (signal?.aborted) throw signal.reason;
       // The error body is a nicety: the status alone still makes the error.
     }
@@ -189,6 +192,12 @@ class Connection {
       chunks: () => connection.#chunks(response),
       async json() {
         return parseJsonChunk(connection.provider, await connection.text(response), connection.retries);
+      },
+      async jsonObject() {
+        const text = await connection.text(response);
+        const value = parseJsonChunk(connection.provider, text, connection.retries);
+        if (!isRecord(value)) throw notAnObjectError(connection.provider, text, connection.retries);
+        return value;
       },
     };
   }

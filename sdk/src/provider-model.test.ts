@@ -6,6 +6,7 @@ import { createProviderModel, type ModelCall } from "./provider-model.js";
 import { providerSettingsProperties, requireApiKey, resolveModelSettings } from "./provider-settings.js";
 import { ReplyBuilder } from "./reply-builder.js";
 import { collectMessage } from "./stream-collector.js";
+import { defined } from "./testing/defined.js";
 
 function echoDriver(lookups: string[], contextWindow: (model: string) => Promise<number | undefined>) {
   const calls: ModelCall[] = [];
@@ -19,7 +20,7 @@ function echoDriver(lookups: string[], contextWindow: (model: string) => Promise
         calls.push(call);
         const reply = new ReplyBuilder(`echo/${call.model}`);
         const last = request.messages.at(-1);
-        yield reply.text(last?.content ?? "")!;
+        yield defined(reply.text(last?.content ?? ""));
         yield* reply.finish({ stopReason: "end_turn", stats: { promptTokens: 1, outputTokens: 1, totalTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } });
       },
       lookupContextWindow: (model) => {

@@ -4,6 +4,7 @@ import { EFFORTS, type Effort } from "./chat-model.js";
 import { WeftError } from "./errors.js";
 import type { ModelSpec } from "./provider.js";
 import { registerSecret } from "./secret-redaction.js";
+import { isRecord } from "./is-record.js";
 
 /**
  * The settings every provider takes, as typebox properties: spread them into a plugin's options
@@ -64,8 +65,4 @@ export function requireApiKey(provider: string, apiKey: string | undefined, envV
     "CREDENTIAL_MISSING",
     `${provider}: no API key; set ${envVar} in the environment, or apiKey in the plugin options (weft.config.yaml) or the model spec`,
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

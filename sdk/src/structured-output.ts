@@ -2,6 +2,7 @@ import { Compile } from "./typebox.js";
 import type { TSchema } from "typebox";
 import type { ChatRequest, OutputRequest, StreamEvent } from "./chat-model.js";
 import { OutputValidationError, WeftError } from "./errors.js";
+import { isRecord } from "./is-record.js";
 import { addStats, type AssistantMessage } from "./message.js";
 import { dropNullOptionals } from "./output-schema.js";
 import { parsePartialJson } from "./partial-json.js";
@@ -64,10 +65,10 @@ export async function checkReply(text: string, output: ResolvedOutput): Promise<
   } catch (error) {
     return { problems: [`(output): the reply is not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return { problems: [`(output): expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`] };
   }
-  return output.check(dropNullOptionals(value, output.jsonSchema) as Record<string, unknown>);
+  return output.check(dropNullOptionals(value, output.jsonSchema));
 }
 
 /** Models without a native mode often wrap the object in a Markdown code fence. */
@@ -109,9 +110,9 @@ export async function* withStructuredOutput(
       text += event.delta;
       const partial = parsePartialJson(unfenced(text));
       const seen = JSON.stringify(partial);
-      if (typeof partial === "object" && partial !== null && !Array.isArray(partial) && seen !== shown) {
+      if (isRecord(partial) && seen !== shown) {
         shown = seen;
-        yield { type: "output", partial: partial as Record<string, unknown> };
+        yield { type: "output", partial };
       }
     }
     if (!reply) return;

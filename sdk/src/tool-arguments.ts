@@ -1,4 +1,5 @@
 import { errorMessage } from "./errors.js";
+import { isRecord } from "./is-record.js";
 import type { ToolCall } from "./message.js";
 
 /**
@@ -13,7 +14,7 @@ export function parseToolArguments(text: string): Pick<ToolCall, "arguments" | "
   } catch (error) {
     return { arguments: {}, invalidArguments: { text, problem: `not valid JSON: ${errorMessage(error)}` } };
   }
-  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return { arguments: parsed as Record<string, unknown> };
+  if (isRecord(parsed)) return { arguments: parsed };
   return { arguments: {}, invalidArguments: { text, problem: `not a JSON object but ${jsonKind(parsed)}` } };
 }
 

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "typebox";
 import { WeftError } from "./errors.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
+import { isRecord } from "./is-record.js";
 
 /**
  * What `defineTool` (and anything else that takes a schema) accepts: a typebox schema, a plain JSON
@@ -25,9 +26,6 @@ export interface ResolvedSchema {
 /** The JSON Schema dialect asked of a Standard JSON Schema library; every provider accepts it. */
 const TARGET = "draft-2020-12";
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Turns what a tool author wrote into the JSON Schema the model sees and, for a Standard Schema, the
  * validator the kernel runs instead of its own. `owner` names the tool in errors ("tool weather").
@@ -35,10 +33,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export function resolveObjectSchema(owner: string, input: unknown): ResolvedSchema {
   if (!isRecord(input) && typeof input !== "function") throw schemaError(owner, `expected a schema object, got ${describe(input)}`);
-  const standard = (input as { "~standard"?: unknown })["~standard"];
+  const standard = "~standard" in input ? input["~standard"] : undefined;
   if (standard !== undefined) return fromStandard(owner, standard);
   // A typebox schema is plain JSON Schema; the JSON round trip drops typebox's symbol keys.
-  return { jsonSchema: objectSchema(owner, JSON.parse(JSON.stringify(input)) as unknown) };
+  return { jsonSchema: objectSchema(owner, JSON.parse(JSON.stringify(input))) };
 }
 
 function fromStandard(owner: string, standard: unknown): ResolvedSchema {

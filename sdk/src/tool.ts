@@ -1,3 +1,4 @@
+import { errorCode } from "./errors.js";
 import type { ContentPart } from "./message.js";
 import type { WeftServices } from "./plugin.js";
 import { redactSecrets } from "./secret-redaction.js";
@@ -174,7 +175,7 @@ export function errorResult(text: string, metadata?: Record<string, unknown>): T
 /** Whether a call's signal aborted because the execute path's deadline passed (not the caller's abort). */
 export function deadlinePassed(signal: AbortSignal): boolean {
   const reason: unknown = signal.reason;
-  return signal.aborted && reason instanceof Error && (reason as { code?: unknown }).code === "DEADLINE_EXCEEDED";
+  return signal.aborted && reason instanceof Error && errorCode(reason) === "DEADLINE_EXCEEDED";
 }
 
 /** The milliseconds a tool may still plan with: its own budget, cut to what is left before `ctx.deadline`. */

@@ -6,22 +6,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { SessionConflictError, defineTool, memoryLogger, type AnyTool, type Kernel } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { closeAfterEach, scriptedModel } from "@weft/sdk/testing";
 import { createAgent, createKernel, versionedSessionStore } from "@weft/core";
 import { sqliteSessionStore } from "./sqlite-session-store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "weft-agent-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
+const closing = closeAfterEach(afterEach);
+const newKernel = (): Kernel => closing(createKernel({ logger: memoryLogger() }));
 
 const refund = defineTool({
   name: "refund",

@@ -1,4 +1,5 @@
 import { loadProject } from "@weft/core";
+import { errorMessage, isRecord } from "@weft/sdk";
 import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG } from "../common-flags.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
@@ -15,14 +16,14 @@ export default defineCommand({
     try {
       args = JSON.parse(json);
     } catch (error) {
-      throw new UsageError(`the arguments are not valid JSON: ${(error as Error).message}`);
+      throw new UsageError(`the arguments are not valid JSON: ${errorMessage(error)}`);
     }
-    if (typeof args !== "object" || args === null || Array.isArray(args)) throw new UsageError("the arguments must be a JSON object");
+    if (!isRecord(args)) throw new UsageError("the arguments must be a JSON object");
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError("--timeout must be a positive number of milliseconds");
     const project = await loadProject({ cwd: io.cwd, config: values.config, feedback: mcpProgress(io) });
     try {
-      const result = await project.kernel.execute({ name, arguments: args as Record<string, unknown> }, { signal: io.signal, timeoutMs });
+      const result = await project.kernel.execute({ name, arguments: args }, { signal: io.signal, timeoutMs });
       if (result.pending) {
         io.stdout.write(`pending ${result.pending.kind}: ${result.pending.message}\n`);
         return 2;

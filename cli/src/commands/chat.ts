@@ -1,4 +1,4 @@
-import { EFFORTS, errorMessage, isAbortError, type Effort } from "@weft/sdk";
+import { EFFORTS, errorMessage, isAbortError, isEffort } from "@weft/sdk";
 import { defineCommand, type CommandIO } from "../command.js";
 import { AGENT_FLAGS, openAgentSession, type AgentSession } from "../agent-session.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
@@ -80,8 +80,8 @@ async function runSlashCommand(line: string, session: AgentSession, io: CommandI
         session.agent.changeModel(argument.startsWith(`${session.agent.model.provider}/`) ? argument.slice(argument.indexOf("/") + 1) : argument);
         return say(`model: ${session.agent.model.provider}/${session.agent.model.model}`);
       case "/effort":
-        if (!EFFORTS.includes(argument as Effort)) return say(`effort must be one of ${EFFORTS.join(", ")}`);
-        session.agent.changeEffort(argument as Effort);
+        if (!isEffort(argument)) return say(`effort must be one of ${EFFORTS.join(", ")}`);
+        session.agent.changeEffort(argument);
         return say(`effort: ${argument}`);
       case "/tools":
         return say(session.project.toolkit.tools.map((tool) => `${tool.name}  (${tool.source.kind}:${tool.source.id})`).join("\n") || "(no tools)");

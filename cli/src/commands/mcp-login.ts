@@ -1,5 +1,5 @@
 import { loadProject } from "@weft/core";
-import type { McpServerStatus, PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+import { isRecord, type McpServerStatus, type PendingAnswer, type Suspension, type WaitFor } from "@weft/sdk";
 import { UsageError, type CommandIO } from "../command.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";
 
@@ -53,7 +53,7 @@ export async function runMcpLogout(name: string | undefined, values: { config?: 
 /** While the project loads, no server may ask: only the one being signed in to, once the old sign-in is gone. */
 function signInPrompt(name: string, gate: { ready: boolean }, io: CommandIO): WaitFor {
   return (suspension: Suspension, signal: AbortSignal): Promise<PendingAnswer> => {
-    const server = (suspension.data as { server?: unknown } | undefined)?.server;
+    const server = isRecord(suspension.data) ? suspension.data.server : undefined;
     if (!gate.ready || suspension.kind !== "authorization" || server !== name) return declineAll(suspension, signal);
     io.stderr.write(`sign in to MCP server "${name}": open this link in a browser\n${suspension.url}\n`);
     // The plugin ends the wait when the browser comes back (it aborts `signal`); Ctrl-C ends the command.

@@ -1,4 +1,4 @@
-import type { PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
+import { isRecord, type PendingAnswer, type Suspension, type WaitFor } from "@weft/sdk";
 import type { LineReader } from "./line-reader.js";
 
 /**
@@ -41,8 +41,13 @@ interface FormField {
 }
 
 function formFields(schema: Record<string, unknown> | undefined): FormField[] {
-  const properties = (schema?.properties ?? {}) as Record<string, { type?: string; description?: string; title?: string }>;
-  return Object.entries(properties).map(([name, property]) => ({ name, type: property.type, description: property.description ?? property.title }));
+  // The schema is a server's (an MCP elicitation): a field of another shape is asked as plain text.
+  const properties = isRecord(schema?.properties) ? schema.properties : {};
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return Object.entries(properties).map(([name, property]) => {
+    const field = isRecord(property) ? property : {};
+    return { name, type: text(field.type), description: text(field.description) ?? text(field.title) };
+  });
 }
 
 function coerce(reply: string, type: string | undefined): unknown {

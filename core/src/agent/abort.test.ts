@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, isAbortError, memoryLogger } from "@weft/sdk";
-import type { FeedbackEvent, Kernel, Tool } from "@weft/sdk";
+import { defineTool, isAbortError } from "@weft/sdk";
+import type { FeedbackEvent, Tool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
 const children: number[] = [];
 afterEach(async () => {
   for (const pid of children.splice(0)) {
@@ -18,14 +17,8 @@ afterEach(async () => {
       // already gone, as it should be
     }
   }
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
 });
-
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 interface Spawned {
   pid: number;

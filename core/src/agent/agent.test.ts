@@ -3,23 +3,14 @@ import { Type } from "typebox";
 import { MaxIterationsError, PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
 import type { FeedbackEvent, Kernel, Message, Registrable } from "@weft/sdk";
 import { defined, scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent, type AgentEvent } from "./agent.js";
 import { repeatedCallMessage } from "./loop-guard.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, type SessionStore } from "./session-store.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 /** Records every feedback event the kernel carries. */
 function record(kernel: Kernel): FeedbackEvent[] {
@@ -306,8 +297,7 @@ describe("agent loop", () => {
 
   it("keeps running when a feedback observer throws", async () => {
     const logger = memoryLogger();
-    const kernel = createKernel({ logger });
-    kernels.push(kernel);
+    const kernel = newKernel({ logger });
     kernel.hooks.feedback.tap(() => {
       throw new Error("observer broke");
     });

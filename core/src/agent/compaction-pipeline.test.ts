@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ContextOverflowError, memoryLogger } from "@weft/sdk";
+import { ContextOverflowError } from "@weft/sdk";
 import type { ChatRequest, FeedbackEvent, FeedbackEventOf, Kernel, Message } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { prunedOutput } from "./prune-tool-results.js";
 import { SUMMARY_HEADING, SUMMARY_INSTRUCTIONS } from "./summary-prompt.js";
@@ -10,14 +10,10 @@ import { isSummaryRequest, longTurnScript, requestTokens } from "./test-fixtures
 import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 function setup(outputChars: number): { kernel: Kernel; events: FeedbackEvent[] } {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));
   kernel.hooks.tools.tap((tools) => {

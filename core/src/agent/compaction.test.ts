@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { CompactStage, defineTool, memoryLogger } from "@weft/sdk";
+import { CompactStage, defineTool } from "@weft/sdk";
 import type { ChatRequest, FeedbackEvent, Kernel, Message } from "@weft/sdk";
 import { defined, scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { SUMMARY_INSTRUCTIONS } from "./summary-prompt.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 function setup(): { kernel: Kernel; events: FeedbackEvent[] } {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));
   return { kernel, events };

@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, emptyStats, memoryLogger } from "@weft/sdk";
-import type { FeedbackEvent, Kernel } from "@weft/sdk";
+import { defineTool, emptyStats } from "@weft/sdk";
+import type { FeedbackEvent } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { consoleFeedback } from "./console-feedback.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 describe("consoleFeedback", () => {
   it("prints one readable line per event of a real turn, deltas left out", async () => {
-    const kernel = createKernel({ logger: memoryLogger() });
-    kernels.push(kernel);
+    const kernel = newKernel();
     const lines: string[] = [];
     kernel.hooks.feedback.tap(consoleFeedback({ write: (line) => lines.push(line) }));
     const add = defineTool({ name: "add", description: "Add", input: Type.Object({ a: Type.Number(), b: Type.Number() }), execute: ({ a, b }) => ({ output: String(a + b) }) });

@@ -1,18 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, memoryLogger } from "@weft/sdk";
-import type { Kernel } from "@weft/sdk";
+import { defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { ConfigDocument } from "../config/config-document.js";
 import { parseProjectConfig } from "../config/project-config.js";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { localAgents } from "./local-agents.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 const CONFIG = `model: scripted/test-model
 agents:
@@ -31,8 +27,7 @@ describe("local agents from the config's agents: list", () => {
     const subagents = localAgents(config.agents);
     expect(subagents.map((agent) => agent.name)).toEqual(["glossary"]);
 
-    const kernel = createKernel({ logger: memoryLogger() });
-    kernels.push(kernel);
+    const kernel = newKernel();
     const scope = kernel.scope("test tools");
     scope.tools.add(defineTool({ name: "lookup", description: "Look a word up", input: Type.Object({ word: Type.String() }), execute: ({ word }) => ({ output: `${word}: a rodent` }) }));
     scope.tools.add(defineTool({ name: "shell", description: "Not for the glossary", input: Type.Object({}), execute: () => ({ output: "no" }) }));

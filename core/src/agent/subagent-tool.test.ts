@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, memoryLogger } from "@weft/sdk";
+import { defineTool } from "@weft/sdk";
 import type { Kernel, Tool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent, type AgentEvent } from "./agent.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const openKernel = testKernels(afterEach);
 
 /** A kernel with two tools: `lookup` for the subagent, `secret` kept from it by its tool subset. */
 function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = openKernel();
   const lookup = defineTool({
     name: "lookup",
     description: "Look a word up",

@@ -3,26 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, errorResult, memoryLogger } from "@weft/sdk";
-import type { FeedbackEvent, Kernel, PendingAnswer, Suspension, Tool } from "@weft/sdk";
+import { defineTool, errorResult } from "@weft/sdk";
+import type { FeedbackEvent, PendingAnswer, Suspension, Tool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { fileSessionStore } from "./file-session-store.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 /** A tool that needs the host's approval: it suspends, and runs again with whatever answer comes back. */
 function approvalTool(runs: string[]): Tool {

@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger, parseToolArguments } from "@weft/sdk";
+import { parseToolArguments } from "@weft/sdk";
 import type { FeedbackEvent, Kernel, ToolMessage } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { repeatedCallMessage } from "./loop-guard.js";
 import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 function setup(): { kernel: Kernel; events: FeedbackEvent[]; reads: string[] } {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));
   const reads: string[] = [];

@@ -1,21 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { addStats, defineTool, emptyStats, memoryLogger, type FeedbackEvent, type Kernel } from "@weft/sdk";
+import { addStats, defineTool, emptyStats, type FeedbackEvent } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 const echo = defineTool({ name: "echo", description: "Echo", input: Type.Object({ text: Type.String() }), execute: ({ text }) => ({ output: text }) });
 
 describe("cost per turn and session", () => {
   it("sums costUsd over a turn's model calls, reports each call's, and the session's is the sum of its turns", async () => {
-    const kernel = createKernel({ logger: memoryLogger() });
-    kernels.push(kernel);
+    const kernel = newKernel();
     const responses: FeedbackEvent[] = [];
     kernel.hooks.feedback.tap((event) => void (event.type === "model.response" && responses.push(event)));
     const model = scriptedModel([
@@ -40,8 +36,7 @@ describe("cost per turn and session", () => {
   });
 
   it("leaves costUsd out where no call reported one", async () => {
-    const kernel = createKernel({ logger: memoryLogger() });
-    kernels.push(kernel);
+    const kernel = newKernel();
     const agent = createAgent({ model: scriptedModel(["hi"]), kernel });
     expect((await agent.process("hi")).metadata.usage.costUsd).toBeUndefined();
   });

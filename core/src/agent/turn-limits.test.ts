@@ -1,24 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { defineTool, memoryLogger } from "@weft/sdk";
+import { defineTool } from "@weft/sdk";
 import type { ChatRequest, Kernel, StepInfo } from "@weft/sdk";
 import { scriptedModel, type ScriptedTurn } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { memorySessionStore } from "./session-store.js";
 import { hasToolCall, stepCountIs } from "./stop-conditions.js";
 import { readTool } from "./test-fixtures/read-tool.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
+const newKernel = testKernels(afterEach);
 
 /** A kernel with `read` (answers at once) and `wait` (sleeps 20 ms), counting the calls that ran. */
 function setup(): { kernel: Kernel; ran: string[] } {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   const ran: string[] = [];
   kernel.hooks.tools.tap((tools) => {
     tools.add(readTool(ran));

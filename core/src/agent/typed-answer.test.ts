@@ -3,21 +3,12 @@ import { Type } from "typebox";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { z } from "zod";
-import { OutputValidationError, defineTool, memoryLogger, type FeedbackEvent, type Kernel } from "@weft/sdk";
+import { OutputValidationError, defineTool, type FeedbackEvent } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
-
+const newKernel = testKernels(afterEach);
 const add = defineTool({
   name: "add",
   description: "Add two numbers",

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyStats, memoryLogger } from "@weft/sdk";
-import type { AnyTool, Kernel, ToolAnnotations, TurnRecord } from "@weft/sdk";
+import { emptyStats } from "@weft/sdk";
+import type { AnyTool, ToolAnnotations, TurnRecord } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
 import { fileSessionStore } from "./file-session-store.js";
 import type { SessionStore } from "./session-store.js";
@@ -16,20 +16,13 @@ import { wireProblems } from "./test-fixtures/transcript-rules.js";
 import { INTERRUPTED_TEXT } from "./write-ahead.js";
 
 const WORKER = fileURLToPath(new URL("./test-fixtures/crash-worker.mjs", import.meta.url));
-const kernels: Kernel[] = [];
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-function newKernel(): Kernel {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
-  return kernel;
-}
+const newKernel = testKernels(afterEach);
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "weft-write-ahead-"));

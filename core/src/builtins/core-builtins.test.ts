@@ -2,24 +2,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "@weft/sdk";
 import type { Kernel, PendingAnswer, Suspension } from "@weft/sdk";
-import { scriptedModel } from "@weft/sdk/testing";
+import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "../agent/agent.js";
 import { fileSessionStore } from "../agent/file-session-store.js";
-import { createKernel } from "../kernel.js";
+import { testKernels } from "../test-fixtures/test-kernels.js";
 import { coreBuiltins } from "./core-builtins.js";
 
-const kernels: Kernel[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
+const newKernel = testKernels(afterEach);
 
 async function builtinsKernel(options?: unknown): Promise<Kernel> {
-  const kernel = createKernel({ logger: memoryLogger() });
-  kernels.push(kernel);
+  const kernel = newKernel();
   await kernel.use(coreBuiltins, options);
   await kernel.ready();
   return kernel;
@@ -71,7 +68,7 @@ describe("core built-in tools", () => {
     const kernel = await builtinsKernel();
     const first = await kernel.execute({ name: "question", arguments: { question: "Proceed?" } });
     expect(first).toEqual({ output: "waiting for the user's answer", pending: { kind: "question", message: "Proceed?", schema: { type: "string" } } });
-    const pending = first.pending!;
+    const pending = defined(first.pending);
     expect(await kernel.execute({ name: "question", arguments: { question: "Proceed?" } }, { answer: { action: "decline" }, pending })).toEqual({
       output: "the user declined to answer",
       isError: true,

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { resolve as resolveSpecifier } from "import-meta-resolve";
-import { WeftError, errorMessage, type AnyPlugin } from "@weft/sdk";
+import { WeftError, errorCode, errorMessage, type AnyPlugin } from "@weft/sdk";
 
 /**
  * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
@@ -65,6 +65,6 @@ export function isPathName(name: string): boolean {
 }
 
 function isNotFound(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
+  const code = errorCode(error);
   return code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED" || code === "ENOENT";
 }

@@ -1,4 +1,4 @@
-import { EFFORTS, type Effort } from "@weft/sdk";
+import { EFFORTS, isEffort, type Effort } from "@weft/sdk";
 import type { ConfigDocument, ConfigPath } from "./config-document.js";
 import { isLocalAgent, localAgents, type LocalAgentConfig } from "../agent/local-agents.js";
 
@@ -69,7 +69,7 @@ const OPTIONS: Record<string, Check> = {
   },
   instructions: string,
   effort: (value, path, doc) => {
-    if (!EFFORTS.includes(value as Effort)) throw doc.error(path, `expected one of ${EFFORTS.join(", ")}, got ${JSON.stringify(value)}`);
+    if (!isEffort(value)) throw doc.error(path, `expected one of ${EFFORTS.join(", ")}, got ${JSON.stringify(value)}`);
     return value;
   },
   plugins: (value, path, doc) => {

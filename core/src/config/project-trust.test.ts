@@ -92,4 +92,14 @@ describe("trust before code", () => {
     const loaded = await loadProject({ cwd: project, trust: { env: { WEFT_CONFIG_DIR: path.join(base, "none") } } });
     await loaded.toolkit.close();
   });
+
+  it("reads only well-formed entries from a hand-edited trust store, so a stray entry trusts nothing", async () => {
+    const good = { path: "/work/app/weft.config.yaml", hash: "abc", trustedAt: "2026-01-01T00:00:00.000Z" };
+    await mkdir(path.dirname(trustStoreFile(env)), { recursive: true });
+    await writeFile(trustStoreFile(env), JSON.stringify({ trusted: [good, { path: "/work/other/weft.config.yaml" }, "oops", null] }));
+    expect(await readTrust(env)).toEqual([good]);
+    await writeFile(trustStoreFile(env), JSON.stringify({ trusted: "everything" }));
+    expect(await readTrust(env)).toEqual([]);
+    await rm(trustStoreFile(env));
+  });
 });

@@ -4,8 +4,8 @@ import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolve as resolveSpecifier } from "import-meta-resolve";
-import { WeftError } from "@weft/sdk";
-import { pluginCandidates } from "./plugin-resolver.js";
+import { WeftError, isRecord } from "@weft/sdk";
+import { isPathName, pluginCandidates } from "./plugin-resolver.js";
 import type { ProjectConfig } from "./project-config.js";
 import { addTrust, isTrusted } from "./trust-store.js";
 
@@ -32,10 +32,10 @@ export async function trustRequest(configFile: string, config: ProjectConfig): P
   const hash = createHash("sha256").update(await readFile(file));
   const reasons: string[] = [];
   for (const entry of config.plugins) {
-    if (entry.name.startsWith("./") || entry.name.startsWith("../") || path.isAbsolute(entry.name)) reasons.push(`plugin ${entry.name} (code in the project)`);
+    if (isPathName(entry.name)) reasons.push(`plugin ${entry.name} (code in the project)`);
     else if (installedInside(entry.name, dir)) reasons.push(`plugin ${entry.name} (installed in the project's own node_modules)`);
   }
-  let servers: Record<string, unknown> = {};
+  let servers: [string, unknown][] = [];
   if (typeof config.mcp === "string") {
     const text = await readFile(path.resolve(dir, config.mcp), "utf8").catch(() => "");
     hash.update(`\0${config.mcp}\0${text}`);
@@ -43,8 +43,8 @@ export async function trustRequest(configFile: string, config: ProjectConfig): P
   } else if (config.mcp) {
     servers = serversOf(config.mcp);
   }
-  for (const [name, server] of Object.entries(servers)) {
-    const command = (server as { command?: unknown } | null)?.command;
+  for (const [name, server] of servers) {
+    const command = isRecord(server) ? server.command : undefined;
     if (typeof command === "string") reasons.push(`MCP server ${name} (runs ${command})`);
   }
   for (const folder of config.skills ?? []) {
@@ -105,10 +105,11 @@ function installedInside(name: string, dir: string): boolean {
   return false;
 }
 
-function serversOf(value: unknown): Record<string, unknown> {
-  if (!value || typeof value !== "object") return {};
-  const inner = (value as { mcpServers?: unknown }).mcpServers;
-  return (inner && typeof inner === "object" ? inner : value) as Record<string, unknown>;
+/** The named servers of an mcp.json document or an inline map, whichever shape it has. */
+function serversOf(value: unknown): [string, unknown][] {
+  if (!value || typeof value !== "object") return [];
+  const inner = "mcpServers" in value ? value.mcpServers : undefined;
+  return Object.entries(inner && typeof inner === "object" ? inner : value);
 }
 
 function safeJson(text: string): unknown {
@@ -123,8 +124,9 @@ function safeJson(text: string): unknown {
 async function holdsExecutable(folder: string): Promise<boolean> {
   const pending = [folder];
   let seen = 0;
-  while (pending.length > 0 && seen < MAX_SKILL_ENTRIES) {
-    const current = pending.pop() as string;
+  while (seen < MAX_SKILL_ENTRIES) {
+    const current = pending.pop();
+    if (current === undefined) break;
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       seen += 1;

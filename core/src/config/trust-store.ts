@@ -1,13 +1,13 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import type { Static } from "typebox";
+import { errorCode, isRecord } from "@weft/sdk";
+import { Type, Value } from "@weft/sdk/typebox";
 
 /** One trusted config: its real path and the hash of what it (and the files it names) said when trusted. */
-export interface TrustEntry {
-  path: string;
-  hash: string;
-  trustedAt: string;
-}
+const TrustEntrySchema = Type.Object({ path: Type.String(), hash: Type.String(), trustedAt: Type.String() });
+export type TrustEntry = Static<typeof TrustEntrySchema>;
 
 /**
  * Where trust is kept: `$WEFT_CONFIG_DIR/trust.json`, else `$XDG_CONFIG_HOME/weft/trust.json`, else
@@ -20,10 +20,12 @@ export function trustStoreFile(env: NodeJS.ProcessEnv = process.env): string {
 
 export async function readTrust(env: NodeJS.ProcessEnv = process.env): Promise<TrustEntry[]> {
   try {
-    const parsed = JSON.parse(await readFile(trustStoreFile(env), "utf8")) as { trusted?: TrustEntry[] };
-    return Array.isArray(parsed.trusted) ? parsed.trusted : [];
+    const parsed: unknown = JSON.parse(await readFile(trustStoreFile(env), "utf8"));
+    const trusted: unknown[] = isRecord(parsed) && Array.isArray(parsed.trusted) ? parsed.trusted : [];
+    // An entry of another shape (a hand edit) trusts nothing: it is left out, never matched.
+    return trusted.filter((entry): entry is TrustEntry => Value.Check(TrustEntrySchema, entry));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if (errorCode(error) === "ENOENT") return [];
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
-import { waitForProcessExit } from "@weft/sdk/testing";
+import { defined, waitForProcessExit } from "@weft/sdk/testing";
 import { createToolkit } from "./toolkit.js";
 
 const BUILTINS = ["apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "webfetch", "write"];
@@ -147,7 +147,7 @@ describe("createToolkit", () => {
       meta: { name: "hanging-server", version: "1.0.0", api: PLUGIN_API_VERSION },
       setup(api) {
         const child = spawn("sleep", ["60"], { stdio: "ignore" });
-        pid = child.pid!;
+        pid = defined(child.pid);
         api.hooks.close.tap(() => void child.kill("SIGKILL"));
         api.hooks.tools.tap(() => new Promise<void>(() => {}));
       },

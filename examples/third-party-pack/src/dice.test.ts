@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestKernel } from "@weft/testing";
+import { defined, createTestKernel } from "@weft/testing";
 import dice, { diceRoll } from "./index.js";
 
 describe("weft-plugin-dice", () => {
@@ -27,7 +27,7 @@ describe("weft-plugin-dice", () => {
 
   it("reports pinned faces exactly", async () => {
     const faces = [3, 0, 5];
-    const tool = diceRoll(() => faces.shift()!);
+    const tool = diceRoll(() => defined(faces.shift()));
     expect(await tool.execute({ sides: 6, count: 3 }, {} as never)).toEqual({
       output: "rolled 3d6: 4, 1, 6 (total 11)",
       metadata: { faces: [4, 1, 6], total: 11 },

@@ -1,3 +1,4 @@
+import { isRecord } from "@weft/sdk";
 import type { ModelCapabilities } from "@weft/sdk/provider";
 
 /** Levels `output_config.effort` takes (weft's ladder; Anthropic's `xhigh` is not on it). */
@@ -103,8 +104,4 @@ export function readModelInfo(info: unknown): AnthropicCapabilities | undefined 
 
 function supported(value: unknown): boolean {
   return isRecord(value) && value.supported === true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssistantMessage, StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
 import { createAnthropicModel } from "./anthropic-model.js";
 
 // Recorded Messages API traffic, vendored in the repo (see fixtures/providers/README.md).
@@ -92,16 +92,16 @@ const streamed: Record<string, AssistantMessage> = {
 
 /** What each whole (non-streamed) JSON response must come out as, when a server answers with one. */
 const whole: Record<string, AssistantMessage> = {
-  "anthropic-text": { ...streamed["anthropic-text"]!, content: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?", stats: stats(12, 29) },
+  "anthropic-text": { ...defined(streamed["anthropic-text"]), content: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?", stats: stats(12, 29) },
   "anthropic-tool-no-args": {
-    ...streamed["anthropic-tool-no-args"]!,
+    ...defined(streamed["anthropic-tool-no-args"]),
     content:
       "<thinking>\nThe updateIssueList tool was provided in the list of available functions. The tool has no required parameters, so it can be called without any additional information needed from the user.\n</thinking>\n\nOkay, I will update the current issue list:",
     toolCalls: [{ id: "toolu_01LRmxn9vGM1d2DZSDBowdZ1", name: "updateIssueList", arguments: {} }],
     stats: stats(602, 93),
   },
   "anthropic-json-tool.1": {
-    ...streamed["anthropic-json-tool.1"]!,
+    ...defined(streamed["anthropic-json-tool.1"]),
     toolCalls: [
       {
         id: "toolu_01Q9ExVZnzZj7E2QQYHYtNUa",
@@ -119,7 +119,7 @@ const whole: Record<string, AssistantMessage> = {
     stats: stats(1151, 87),
   },
   "anthropic-clear-thinking.1": {
-    ...streamed["anthropic-clear-thinking.1"]!,
+    ...defined(streamed["anthropic-clear-thinking.1"]),
     reasoning: [
       {
         provider: "anthropic",
@@ -130,35 +130,21 @@ const whole: Record<string, AssistantMessage> = {
     ],
     stats: stats(69, 33),
   },
-  "anthropic-refusal": streamed["anthropic-refusal"]!,
+  "anthropic-refusal": defined(streamed["anthropic-refusal"]),
 };
 
 describe("anthropic: recorded traffic replayed over HTTP", () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeAll, afterAll);
 
   async function replay(body: string, contentType: string): Promise<StreamEvent[]> {
     server.reply({ headers: { "content-type": contentType }, body });
     const model = createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "test-key", baseUrl: server.url });
-    const events: StreamEvent[] = [];
-    for await (const event of model.stream({ messages: [{ role: "user", content: "Hi" }] })) events.push(event);
-    return events;
+    return drain(model.stream({ messages: [{ role: "user", content: "Hi" }] }));
   }
-
-  const finalMessage = (events: StreamEvent[]) => {
-    const last = events.at(-1);
-    if (last?.type !== "done") throw new Error("no done event");
-    return last.message;
-  };
 
   it.each(Object.keys(streamed))("%s.sse replays to the exact message", async (name) => {
     const events = await replay(fixture(`${name}.sse`), "text/event-stream");
-    const message = finalMessage(events);
+    const message = doneMessage(events);
     expect(message).toEqual(streamed[name]);
     // The deltas add up to the message, and the events come in wire order.
     expect(events.filter((event) => event.type === "text").map((event) => event.delta).join("")).toBe(message.content);
@@ -167,11 +153,15 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
   });
 
   it.each(Object.keys(streamed))("%s.chunks.txt framed as SSE gives the same message", async (name) => {
-    expect(finalMessage(await replay(framedChunks(`${name}.chunks.txt`), "text/event-stream"))).toEqual(streamed[name]);
+    expect(doneMessage(await replay(framedChunks(`${name}.chunks.txt`), "text/event-stream"))).toEqual(streamed[name]);
   });
 
   it.each(Object.keys(whole))("%s.json, answered whole instead of streamed, gives its message", async (name) => {
-    expect(finalMessage(await replay(fixture(`${name}.json`), "application/json"))).toEqual(whole[name]);
+    expect(doneMessage(await replay(fixture(`${name}.json`), "application/json"))).toEqual(whole[name]);
+  });
+
+  it("fails a whole reply whose JSON is not a message object, instead of answering nothing", async () => {
+    await expect(replay("[]", "application/json")).rejects.toMatchObject({ code: "PROVIDER_ERROR", message: "anthropic: the response is JSON but not an object: []" });
   });
 
   it("streams thinking as reasoning deltas, skipping the empty one, before the text", async () => {
@@ -203,7 +193,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
     const start = events.find((event) => event.includes('"message_start"'));
     if (!start) throw new Error("the recording has no message_start");
     const middle = Math.floor(events.length / 2);
-    const body = [...events.slice(0, middle), start, ...events.slice(1)].join("\n\n") + "\n\n";
+    const body = `${[...events.slice(0, middle), start, ...events.slice(1)].join("\n\n")}\n\n`;
     await expect(replay(body, "text/event-stream")).rejects.toThrow(
       "anthropic: a second message_start arrived mid-stream, so two replies would have been merged; the reply was dropped, try again",
     );
@@ -211,7 +201,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
 
   it("keeps a tool call that arrives whole inside message_start.content (derived from anthropic-tool-no-args.sse)", async () => {
     const events = sseEvents("anthropic-tool-no-args.sse");
-    const recorded = finalMessage(await replay(events.join("\n\n") + "\n\n", "text/event-stream"));
+    const recorded = doneMessage(await replay(`${events.join("\n\n")}\n\n`, "text/event-stream"));
     const call = recorded.toolCalls?.[0];
     if (!call) throw new Error("the recording has no tool call");
     // The same reply with its tool call moved into message_start, and its streamed blocks gone.
@@ -223,7 +213,7 @@ describe("anthropic: recorded traffic replayed over HTTP", () => {
         data.message.content = [{ type: "tool_use", id: call.id, name: call.name, input: call.arguments }];
         return `event: message_start\ndata: ${JSON.stringify(data)}`;
       });
-    const message = finalMessage(await replay(derived.join("\n\n") + "\n\n", "text/event-stream"));
+    const message = doneMessage(await replay(`${derived.join("\n\n")}\n\n`, "text/event-stream"));
     expect(message.toolCalls).toEqual([call]);
   });
 });

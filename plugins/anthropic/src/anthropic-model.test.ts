@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { defined, createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import anthropic from "./index.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 
@@ -54,13 +54,7 @@ const wire: ConformanceWire = {
 runProviderConformance({ describe, it }, { provider: "anthropic", wire, createModel: (settings) => createAnthropicModel({ provider: "anthropic", apiKey: "test-key", ...settings }) });
 
 describe("anthropic over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   const model = (extra: Record<string, unknown> = {}) =>
     createAnthropicModel({ provider: "anthropic", model: "claude-test", apiKey: "sk-ant-test", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
@@ -91,8 +85,8 @@ describe("anthropic over HTTP", () => {
     });
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/v1/messages" });
-    expect(request!.headers).toMatchObject({ "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "anthropic-beta": "test-beta", "content-type": "application/json" });
-    expect(request!.body).toBe(
+    expect(defined(request).headers).toMatchObject({ "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "anthropic-beta": "test-beta", "content-type": "application/json" });
+    expect(defined(request).body).toBe(
       JSON.stringify({
         model: "claude-test",
         max_tokens: 2048,
@@ -320,7 +314,7 @@ describe("anthropic plugin", () => {
       expect([chat.provider, chat.model, chat.effort, [...chat.models]]).toEqual(["anthropic", "claude-a", "low", ["claude-b", "claude-a"]]);
       server.reply({ headers: { "content-type": "text/event-stream" }, body: sse(textReply("Hello from the kernel")) });
       expect((await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("Hello from the kernel");
-      expect(server.requests[0]!.headers["x-api-key"]).toBe("from-options");
+      expect(defined(server.requests[0]).headers["x-api-key"]).toBe("from-options");
       const other = await kernel.createModel({ provider: "anthropic", model: "claude-b", effort: "max", apiKey: "from-spec" });
       expect([other.model, other.effort]).toEqual(["claude-b", "max"]);
     } finally {

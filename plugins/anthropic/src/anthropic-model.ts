@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
+import { hasMediaParts, isRecord, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   CapabilityCache,
   answerToolAsText,
@@ -80,7 +80,7 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
     const context = { model: `${ANTHROPIC}/${call.model}`, retries: response.retries };
     // A proxy (or a server that ignores `stream`) may answer with the whole message as JSON.
     if (response.headers.get("content-type")?.includes("application/json")) {
-      yield* decodeAnthropicStream(messageAsEvents((await response.json()) as Record<string, unknown>), context);
+      yield* decodeAnthropicStream(messageAsEvents(await response.jsonObject()), context);
       return;
     }
     async function* payloads() {
@@ -99,8 +99,8 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
     stream,
     async lookupContextWindow(model) {
       const response = await providerFetch({ url: `${baseUrl}/v1/models/${encodeURIComponent(model)}`, headers }, transport);
-      const info = (await response.json()) as { max_input_tokens?: unknown };
-      return typeof info.max_input_tokens === "number" ? info.max_input_tokens : undefined;
+      const info = await response.json();
+      return isRecord(info) && typeof info.max_input_tokens === "number" ? info.max_input_tokens : undefined;
     },
   });
 }

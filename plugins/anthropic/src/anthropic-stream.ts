@@ -1,4 +1,4 @@
-import { ProviderError, parseToolArguments, type ReasoningBlock, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
+import { ProviderError, isRecord, parseToolArguments, type ReasoningBlock, type Stats, type StreamEvent, type ToolCall } from "@weft/sdk";
 import { ReplyBuilder, streamFaultError, truncatedStreamError, readProviderFault } from "@weft/sdk/provider";
 import { ANTHROPIC } from "./anthropic-request.js";
 
@@ -137,7 +137,7 @@ async function* withStartContent(payloads: AsyncIterable<unknown> | Iterable<unk
 }
 
 /** A non-streamed Messages API response, as the events a stream of it would have sent. */
-export function messageAsEvents(message: Record<string, any>): unknown[] {
+export function messageAsEvents(message: Record<string, unknown>): unknown[] {
   const content: Record<string, unknown>[] = Array.isArray(message.content) ? message.content : [];
   return [
     { type: "message_start", message: { ...message, content: [] } },
@@ -152,19 +152,19 @@ export function messageAsEvents(message: Record<string, any>): unknown[] {
 
 function toolInput(block: OpenBlock): Pick<ToolCall, "arguments" | "invalidArguments"> {
   // The stream sends `input: {}` at the start and the real input as JSON deltas, possibly none.
-  if (block.json.trim() === "") return { arguments: isObject(block.input) ? block.input : {} };
+  if (block.json.trim() === "") return { arguments: isRecord(block.input) ? block.input : {} };
   return parseToolArguments(block.json);
 }
 
 /** message_delta usage is cumulative: its numbers replace message_start's. */
 function mergeUsage(base: Usage, next: unknown): Usage {
   const merged: Usage = { ...base };
-  if (!isObject(next)) return merged;
+  if (!isRecord(next)) return merged;
   for (const key of ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const) {
     const value = next[key];
     if (typeof value === "number") merged[key] = value;
   }
-  if (isObject(next.output_tokens_details)) merged.output_tokens_details = next.output_tokens_details as Usage["output_tokens_details"];
+  if (isRecord(next.output_tokens_details)) merged.output_tokens_details = next.output_tokens_details as Usage["output_tokens_details"];
   return merged;
 }
 
@@ -177,8 +177,4 @@ function toStats(usage: Usage): Stats {
   const thinking = usage.output_tokens_details?.thinking_tokens;
   if (typeof thinking === "number") stats.reasoningTokens = thinking;
   return stats;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

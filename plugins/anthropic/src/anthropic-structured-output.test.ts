@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { resolveOutput, type ChatRequest, type StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { anthropicRequest } from "./anthropic-request.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 import { anthropicPricing } from "./anthropic-prices.js";
@@ -91,13 +91,7 @@ describe("anthropic sampling parameters", () => {
 });
 
 describe("anthropic structured output over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
   const sse = (events: Record<string, unknown>[]) => ({
     headers: { "content-type": "text/event-stream" },
     body: events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`),

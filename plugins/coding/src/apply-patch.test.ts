@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/testing";
+import { defined, createTestKernel } from "@weft/testing";
 import codingPlugin, { APPLY_PATCH_DESCRIPTION } from "./index.js";
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
@@ -32,7 +32,7 @@ describe("apply_patch", () => {
 
   it("is the only tool of the built-in set, with its format in the description", () => {
     expect(kernel.tools.list().map((tool) => [tool.name, tool.source])).toEqual([["apply_patch", { kind: "builtin", id: "@weft/plugin-coding" }]]);
-    expect(kernel.tools.get("apply_patch")!.description).toBe(APPLY_PATCH_DESCRIPTION);
+    expect(defined(kernel.tools.get("apply_patch")).description).toBe(APPLY_PATCH_DESCRIPTION);
     expect(APPLY_PATCH_DESCRIPTION).toBe(`Add, change and delete files under the working folder with one patch. The patch is text in this format:
 
 *** Begin Patch

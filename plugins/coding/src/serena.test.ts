@@ -1,10 +1,7 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Kernel, McpServerConfig } from "@weft/sdk";
-import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/testing";
+import type { McpServerConfig } from "@weft/sdk";
+import { defined, recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import codingPlugin, { serenaMcpConfig } from "./index.js";
 
@@ -12,31 +9,9 @@ const STAND_IN = fileURLToPath(new URL("./test-fixtures/serena-stand-in.mjs", im
 const SERENA_ARGS = ["--from", "git+https://github.com/oraios/serena", "serena", "start-mcp-server", "--context", "desktop-app", "--add-mode", "query-projects"];
 
 describe("coding pack backed by Serena", () => {
-  let dir: string;
-  let bin: string;
-  let standIn: StandIn;
-  const savedPath = process.env.PATH;
-  const kernels: Kernel[] = [];
-  const open = async (...args: Parameters<typeof createTestKernel>) => {
-    const kernel = await createTestKernel(...args);
-    kernels.push(kernel);
-    return kernel;
-  };
-
-  beforeAll(async () => {
-    dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-serena-")));
-    // The stand-in `uvx` records its command line and pid, then becomes the MCP server.
-    standIn = await installStandIn(dir, "uvx", STAND_IN);
-    bin = standIn.bin;
-    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-  });
-  afterEach(async () => {
-    for (const kernel of kernels.splice(0)) await kernel.close();
-  });
-  afterAll(async () => {
-    process.env.PATH = savedPath;
-    await rm(dir, { recursive: true, force: true });
-  });
+  // The stand-in `uvx` records its command line and pid, then becomes the MCP server.
+  const standIn = standInOnPath("uvx", STAND_IN, { beforeAll, afterAll });
+  const open = testKernels(afterEach);
 
   it("starts Serena with uvx through the MCP host and registers its tools under serena__ with a 360-second ceiling", async () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
@@ -54,7 +29,7 @@ describe("coding pack backed by Serena", () => {
 
   it("works whichever of mcp and coding comes first, and stops Serena when its handle is closed", async () => {
     const kernel = await open([[codingPlugin, { from: "git+https://github.com/oraios/serena@v0.1.4", tools: { serena__replace_symbol_body: false } }], mcpPlugin]);
-    const handle = kernel.plugins().find((plugin) => plugin.name === "@weft/plugin-coding")!;
+    const handle = defined(kernel.plugins().find((plugin) => plugin.name === "@weft/plugin-coding"));
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["serena__find_symbol", "serena__initial_instructions"]);
     expect((await standIn.argv())[1]).toBe("git+https://github.com/oraios/serena@v0.1.4");
     const pid = await standIn.pid();
@@ -71,22 +46,19 @@ describe("coding pack backed by Serena", () => {
   });
 
   it("fails clearly when uvx is not on PATH", async () => {
-    process.env.PATH = path.join(dir, "empty");
-    try {
-      await expect(open([mcpPlugin, codingPlugin])).rejects.toMatchObject({
+    await standIn.offPath(() =>
+      expect(open([mcpPlugin, codingPlugin])).rejects.toMatchObject({
         code: "PLUGIN_SETUP_FAILED",
         message:
           "@weft/plugin-coding starts Serena with uvx, which is not on PATH: install uv (https://docs.astral.sh/uv/getting-started/installation/), " +
           "or enable the pack with builtins: true for apply_patch alone",
-      });
-    } finally {
-      process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-    }
+      }),
+    );
   });
 
   it("gives a fresh config each time, with --from to pin", () => {
-    serenaMcpConfig().args!.push("--extra");
+    defined(serenaMcpConfig().args).push("--extra");
     expect(serenaMcpConfig()).toEqual({ command: "uvx", args: SERENA_ARGS, toolTimeout: 360_000, timeout: 600_000 });
-    expect(serenaMcpConfig("git+https://github.com/oraios/serena@v1").args![1]).toBe("git+https://github.com/oraios/serena@v1");
+    expect(defined(serenaMcpConfig("git+https://github.com/oraios/serena@v1").args)[1]).toBe("git+https://github.com/oraios/serena@v1");
   });
 });

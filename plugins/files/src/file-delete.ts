@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorCode, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
@@ -21,7 +21,7 @@ export function deleteTool(root: ConfinedRoot, name: string): Tool<any> {
         const entry = await root.remove(requested);
         return { output: `deleted ${requested} - ${entry}`, metadata: { path: entry } };
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errorCode(error);
         if (code === "ENOTEMPTY" || code === "EEXIST") return errorResult(`${requested} is a folder that is not empty; delete its entries first`);
         return fileFailure(error, requested);
       }

@@ -1,9 +1,9 @@
-import { PathRefusedError, errorMessage, errorResult, type ToolResult } from "@weft/sdk";
+import { PathRefusedError, errorCode, errorMessage, errorResult, type ToolResult } from "@weft/sdk";
 
 /** A filesystem failure as the model reads it, naming the path it asked for. */
 export function fileFailure(error: unknown, requested: string): ToolResult {
   if (error instanceof PathRefusedError) return errorResult(error.message);
-  switch ((error as NodeJS.ErrnoException).code) {
+  switch (errorCode(error)) {
     case "ENOENT":
       return errorResult(`not found: ${requested}`);
     case "ENOTDIR":

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel } from "@weft/testing";
+import { defined, createTestKernel } from "@weft/testing";
 import filesPlugin, { fileTools } from "./index.js";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -48,7 +48,7 @@ describe("file pack", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["file_delete", "file_edit", "file_list", "file_read", "file_search", "file_workdir", "file_write"]);
     for (const tool of tools) expect({ name: tool.name, description: tool.description }).toEqual({ name: tool.name, description: DESCRIPTIONS[tool.name] });
     expect(tools.every((tool) => tool.source.kind === "pack" && tool.source.id === "@weft/plugin-files")).toBe(true);
-    expect(kernel.tools.get("file_read")!.inputSchema).toEqual({
+    expect(defined(kernel.tools.get("file_read")).inputSchema).toEqual({
       type: "object",
       properties: {
         path: { type: "string", description: "File path relative to the root" },
@@ -276,8 +276,8 @@ describe("file pack options", () => {
         ["grep", "builtin"],
         ["read", "builtin"],
       ]);
-      expect(kernel.tools.get("read")!.description).toBe(DESCRIPTIONS.file_read);
-      expect(kernel.tools.get("glob")!.description).toBe(
+      expect(defined(kernel.tools.get("read")).description).toBe(DESCRIPTIONS.file_read);
+      expect(defined(kernel.tools.get("glob")).description).toBe(
         'Find files under the root folder whose path matches a glob (*, **, ?, [abc], {a,b}). Answers <glob pattern="..." matches="N"> with one root-relative path per line, sorted, at most 1000; ' +
           'truncated="true" says more files match. The .git and node_modules folders are skipped.',
       );
@@ -293,7 +293,7 @@ describe("file pack options", () => {
 
   it("roots at the working directory when no root is given", async () => {
     const tools = await fileTools({ builtins: true });
-    const read = tools.find((tool) => tool.name === "read")!;
+    const read = defined(tools.find((tool) => tool.name === "read"));
     const result = await read.execute({ path: "package.json", limit: 1 }, { signal: new AbortController().signal, callId: "c", onProgress() {} });
     expect(result.output).toMatch(/^<file lines="1-1 of \d+">\n\{\n<\/file>$/);
     expect(result.metadata).toMatchObject({ path: path.join(await realpath(process.cwd()), "package.json") });

@@ -1,3 +1,4 @@
+import { isRecord } from "@weft/sdk";
 import type { ModelCapabilities } from "@weft/sdk/provider";
 
 /** What `POST /api/show` says of a model that shapes a chat request. */
@@ -29,8 +30,4 @@ export function readShow(model: string, shown: unknown): OllamaCapabilities | un
     structuredOutput: true,
     ...(typeof size === "number" ? { contextWindow: size } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

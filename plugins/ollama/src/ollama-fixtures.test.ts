@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError, type AssistantMessage, type StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer } from "@weft/sdk/testing";
 import { createOllamaModel } from "./ollama-model.js";
 
 // Ollama's documented /api/chat responses, vendored in the repo (fixtures/providers/ollama).
@@ -37,36 +37,22 @@ const expected: Record<string, AssistantMessage> = {
 };
 
 describe("ollama: documented traffic replayed over HTTP", () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-    server.route("POST", "/api/show", { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "model 'test-model' not found" }) });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeAll, afterAll, (server) => server.route("POST", "/api/show", { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "model 'test-model' not found" }) }));
 
   async function replay(body: string, contentType = "application/x-ndjson"): Promise<StreamEvent[]> {
     server.reply({ headers: { "content-type": contentType }, body });
     const model = createOllamaModel({ provider: "ollama", model: "test-model", baseUrl: server.url });
-    const events: StreamEvent[] = [];
-    for await (const event of model.stream({ messages: [{ role: "user", content: "Hi" }] })) events.push(event);
-    return events;
+    return drain(model.stream({ messages: [{ role: "user", content: "Hi" }] }));
   }
-  const finalMessage = (events: StreamEvent[]) => {
-    const last = events.at(-1);
-    if (last?.type !== "done") throw new Error("no done event");
-    return last.message;
-  };
 
   it("covers every documented example", () => {
     expect([...groups.keys()].sort()).toEqual(Object.keys(expected).sort());
   });
 
   it.each(Object.keys(expected))("%s replays to the exact message", async (name) => {
-    const lines = groups.get(name)!;
+    const lines = defined(groups.get(name));
     const events = await replay(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
-    const message = finalMessage(events);
+    const message = doneMessage(events);
     expect(message).toEqual(expected[name]);
     expect(events.filter((event) => event.type === "text").map((event) => event.delta).join("")).toBe(message.content);
     expect(events.filter((event) => event.type === "tool_call").map((event) => event.call)).toEqual(message.toolCalls ?? []);
@@ -74,12 +60,12 @@ describe("ollama: documented traffic replayed over HTTP", () => {
   });
 
   it("a non-streamed answer (one JSON object, application/json) reads the same", async () => {
-    const [body] = groups.get("Chat request (No streaming)")!;
-    expect(finalMessage(await replay(JSON.stringify(body, null, 2), "application/json"))).toEqual(expected["Chat request (No streaming)"]);
+    const [body] = defined(groups.get("Chat request (No streaming)"));
+    expect(doneMessage(await replay(JSON.stringify(body, null, 2), "application/json"))).toEqual(expected["Chat request (No streaming)"]);
   });
 
   it("makes up stable call ids: the same reply gives the same id, another reply another", async () => {
-    const ids = async (name: string) => finalMessage(await replay(groups.get(name)!.map((line) => `${JSON.stringify(line)}\n`).join(""))).toolCalls?.map((call) => call.id);
+    const ids = async (name: string) => doneMessage(await replay(defined(groups.get(name)).map((line) => `${JSON.stringify(line)}\n`).join(""))).toolCalls?.map((call) => call.id);
     const first = await ids("Chat request (Streaming with tools)");
     expect(await ids("Chat request (Streaming with tools)")).toEqual(first);
     expect(await ids("Chat request (No streaming, with tools)")).not.toEqual(first);

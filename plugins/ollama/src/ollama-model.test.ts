@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { defined, createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import ollama from "./index.js";
 import { createOllamaModel, ollamaBaseUrl } from "./ollama-model.js";
 
@@ -38,14 +38,7 @@ const wire: ConformanceWire = {
 runProviderConformance({ describe, it }, { provider: "ollama", wire, createModel: (settings) => createOllamaModel({ provider: "ollama", ...settings }) });
 
 describe("ollama over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    server.route("POST", "/api/show", showRoute);
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach, (server) => server.route("POST", "/api/show", showRoute));
 
   const model = (extra: Record<string, unknown> = {}) => createOllamaModel({ provider: "ollama", model: "qwen3", baseUrl: server.url, retryBaseDelayMs: 1, ...extra });
   const ndjson = (lines: string[]) => ({ headers: { "content-type": "application/x-ndjson" }, body: lines });
@@ -56,8 +49,8 @@ describe("ollama over HTTP", () => {
     await model({ effort: "low" }).chat(hi);
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/api/chat" });
-    expect(request!.headers.authorization).toBeUndefined();
-    expect(request!.body).toBe(JSON.stringify({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], think: true, stream: true }));
+    expect(defined(request).headers.authorization).toBeUndefined();
+    expect(defined(request).body).toBe(JSON.stringify({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], think: true, stream: true }));
     expect(server.routed.map((request) => [request.method, request.path, request.body])).toEqual([["POST", "/api/show", '{"model":"qwen3"}']]);
   });
 
@@ -65,7 +58,7 @@ describe("ollama over HTTP", () => {
     const thinkOf = async (name: string, effort: string) => {
       server.reply(ndjson(textLines("ok")));
       await model({ model: name, effort }).chat(hi);
-      return server.requests.at(-1)!.json().think;
+      return defined(server.requests.at(-1)).json().think;
     };
     expect(await thinkOf("gpt-oss:20b", "max")).toBe("high");
     expect(await thinkOf("gpt-oss:20b", "low")).toBe("low");
@@ -151,7 +144,7 @@ describe("ollama over HTTP", () => {
     expect(await chat.info()).toEqual({ provider: "ollama", model: "qwen3", contextWindow: 16384 });
     await chat.chat(hi);
     expect(server.requests.map((request) => request.path)).toEqual(["/api/chat"]);
-    expect(server.requests[0]!.json().options).toEqual({ num_ctx: 16384 });
+    expect(defined(server.requests[0]).json().options).toEqual({ num_ctx: 16384 });
   });
 
   it("finds the server through OLLAMA_HOST when no baseUrl is set", async () => {
@@ -189,7 +182,7 @@ describe("ollama plugin", () => {
       expect([chat.provider, chat.model, chat.effort]).toEqual(["ollama", "llama3.2:3b", "medium"]);
       server.reply({ headers: { "content-type": "application/x-ndjson" }, body: textLines("Hello from the kernel") });
       expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "Hello from the kernel", model: "ollama/llama3.2:3b" });
-      expect(server.requests[0]!.json()).toMatchObject({ model: "llama3.2:3b", keep_alive: 0, think: false });
+      expect(defined(server.requests[0]).json()).toMatchObject({ model: "llama3.2:3b", keep_alive: 0, think: false });
     } finally {
       await kernel.close();
       await server.close();

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
+import { hasMediaParts, isRecord, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   createProviderModel,
   pricedEvents,
@@ -110,8 +110,8 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
     stream,
     async lookupContextWindow(model) {
       const response = await providerFetch({ url: `${baseUrl}/api/show`, headers, body: { model } }, transport);
-      const shown = (await response.json()) as { model_info?: Record<string, unknown> };
-      const info = shown.model_info ?? {};
+      const shown = await response.json();
+      const info = isRecord(shown) && isRecord(shown.model_info) ? shown.model_info : {};
       const size = info[`${String(info["general.architecture"])}.context_length`];
       return typeof size === "number" ? size : undefined;
     },

@@ -4,7 +4,7 @@ import { Compile } from "typebox/compile";
 import { Type } from "typebox";
 import { parse } from "yaml";
 import { resolveOutput } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { ollamaRequest } from "./ollama-request.js";
 import { createOllamaModel } from "./ollama-model.js";
 
@@ -30,14 +30,7 @@ describe("ollama structured output", () => {
   });
 
   describe("over HTTP", () => {
-    let server: ScriptedServer;
-    beforeEach(async () => {
-      server = await startScriptedServer();
-      server.route("POST", "/api/show", { headers: { "content-type": "application/json" }, body: JSON.stringify({ capabilities: ["completion"] }) });
-    });
-    afterEach(async () => {
-      await server.close();
-    });
+    const server = useScriptedServer(beforeEach, afterEach, (server) => server.route("POST", "/api/show", { headers: { "content-type": "application/json" }, body: JSON.stringify({ capabilities: ["completion"] }) }));
 
     it("replays the documented structured-outputs reply to its value, at no cost", async () => {
       const documented = examples.find((entry) => entry.example === "Chat request (Structured outputs)");

@@ -1,3 +1,4 @@
+import { isRecord } from "@weft/sdk";
 import type { ModelCapabilities, ModelPricing } from "@weft/sdk/provider";
 
 /**
@@ -52,8 +53,4 @@ export const COMPATIBLE_DEFAULTS: Readonly<ModelCapabilities> = Object.freeze({ 
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

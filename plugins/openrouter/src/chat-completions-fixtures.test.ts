@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError, type AssistantMessage, type StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedResponse, type ScriptedServer } from "@weft/sdk/testing";
+import { defined, doneMessage, drain, useScriptedServer, type ScriptedResponse } from "@weft/sdk/testing";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
 // Recorded Chat Completions traffic and OpenRouter's documented examples, vendored in the repo.
@@ -9,7 +9,7 @@ const fixtures = new URL("../../../fixtures/providers/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 const lines = (name: string) => fixture(name).split("\n").filter((line) => line.trim() !== "");
 const docs = JSON.parse(fixture("openrouter/docs-examples.json")) as { examples: { what: string; parsed: Record<string, any>; sse_line?: string }[]; sse_comment_keepalive: { line: string } };
-const example = (what: string) => docs.examples.find((entry) => entry.what.startsWith(what))!;
+const example = (what: string) => defined(docs.examples.find((entry) => entry.what.startsWith(what)));
 
 /** The text a recording's deltas spell, computed independently of the decoder. */
 const spelled = (name: string, field: "content" | "reasoning_content") =>
@@ -74,33 +74,19 @@ const whole: Record<string, AssistantMessage> = {
 };
 
 describe("chat completions: recorded traffic replayed over HTTP", () => {
-  let server: ScriptedServer;
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeAll, afterAll);
 
   async function replay(response: ScriptedResponse, provider: "openai-compatible" | "openrouter" = "openai-compatible"): Promise<StreamEvent[]> {
     server.reply(response);
     const spec = { provider, model: "test-model", baseUrl: server.url, apiKey: "test-key", maxRetries: 0 };
     const model = provider === "openrouter" ? createOpenRouterModel(spec) : createCompatibleModel(spec);
-    const events: StreamEvent[] = [];
-    for await (const event of model.stream({ messages: [{ role: "user", content: "Hi" }] })) events.push(event);
-    return events;
+    return drain(model.stream({ messages: [{ role: "user", content: "Hi" }] }));
   }
   const sse = (body: string): ScriptedResponse => ({ headers: { "content-type": "text/event-stream" }, body });
   const sseOf = (chunks: unknown[], done = true) => sse(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : ""));
-  const finalMessage = (events: StreamEvent[]) => {
-    const last = events.at(-1);
-    if (last?.type !== "done") throw new Error("no done event");
-    return last.message;
-  };
-
   it.each(Object.keys(streamed))("%s.sse replays to the exact message", async (name) => {
     const events = await replay(sse(fixture(`openai-compatible/${name}.sse`)));
-    const message = finalMessage(events);
+    const message = doneMessage(events);
     expect(message).toEqual(streamed[name]);
     expect(events.filter((event) => event.type === "text").map((event) => event.delta).join("")).toBe(message.content);
     expect(events.filter((event) => event.type === "reasoning").map((event) => event.delta).join("")).toBe(message.reasoning?.[0]?.text ?? "");
@@ -110,17 +96,24 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
 
   it.each(Object.keys(streamed))("%s.chunks.txt framed as SSE gives the same message", async (name) => {
     const chunks = lines(`openai-compatible/${name}.chunks.txt`).map((line) => JSON.parse(line));
-    expect(finalMessage(await replay(sseOf(chunks)))).toEqual(streamed[name]);
+    expect(doneMessage(await replay(sseOf(chunks)))).toEqual(streamed[name]);
   });
 
   it.each(Object.keys(whole))("%s.json, answered whole instead of streamed, gives its message", async (name) => {
     const response = { headers: { "content-type": "application/json" }, body: fixture(`openai-compatible/${name}.json`) };
-    expect(finalMessage(await replay(response))).toEqual(whole[name]);
+    expect(doneMessage(await replay(response))).toEqual(whole[name]);
+  });
+
+  it("fails a whole reply whose JSON is not a completion object, instead of answering nothing", async () => {
+    await expect(replay({ headers: { "content-type": "application/json" }, body: '"busy"' })).rejects.toMatchObject({
+      code: "PROVIDER_ERROR",
+      message: 'openai-compatible: the response is JSON but not an object: "busy"',
+    });
   });
 
   it("anthropic-openai-compat-tool-call.sse: tool-call index starting at 1, no usage, [DONE] without a blank line", async () => {
     const events = await replay(sse(fixture("openai-compatible/anthropic-openai-compat-tool-call.sse")));
-    expect(finalMessage(events)).toEqual(compat("Reading it.", { toolCalls: [{ id: "toolu_sanitized", name: "read_file", arguments: { path: "a.txt" } }], stopReason: "tool_calls" }));
+    expect(doneMessage(events)).toEqual(compat("Reading it.", { toolCalls: [{ id: "toolu_sanitized", name: "read_file", arguments: { path: "a.txt" } }], stopReason: "tool_calls" }));
     expect(events.map((event) => event.type)).toEqual(["text", "text", "tool_call", "done"]);
   });
 
@@ -165,7 +158,7 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     const keepalive = `${docs.sse_comment_keepalive.line}\n\n`;
     const text = { choices: [{ index: 0, delta: { role: "assistant", content: "Hi!" }, finish_reason: "stop" }] };
     const response = sse(`${keepalive}data: ${JSON.stringify(text)}\n\n${keepalive}data: ${JSON.stringify(example("final usage chunk").parsed)}\n\ndata: [DONE]\n\n`);
-    expect(finalMessage(await replay(response, "openrouter"))).toEqual({
+    expect(doneMessage(await replay(response, "openrouter"))).toEqual({
       role: "assistant",
       content: "Hi!",
       // usage.cost is OpenRouter's own figure for the reply.
@@ -178,7 +171,7 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
   it("openrouter docs: reasoning_details of a whole message are kept unmodified for replay", async () => {
     const completion = { ...example("reasoning_details non-streaming").parsed };
     completion.choices = completion.choices.map((choice: object) => ({ ...choice, finish_reason: "stop" }));
-    const message = finalMessage(await replay({ headers: { "content-type": "application/json" }, body: JSON.stringify(completion) }, "openrouter"));
+    const message = doneMessage(await replay({ headers: { "content-type": "application/json" }, body: JSON.stringify(completion) }, "openrouter"));
     expect(message).toEqual({
       role: "assistant",
       content: "Based on my analysis, I recommend the following approach...",
@@ -195,7 +188,7 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
     const answer = { choices: [{ delta: { content: "Done." }, finish_reason: "stop" }] };
     const events = await replay(sseOf([fragment, more, answer]), "openrouter");
     expect(events.filter((event) => event.type === "reasoning").map((event) => event.delta)).toEqual(["Let me think about this step by step...", " Then conclude."]);
-    expect(finalMessage(events).reasoning).toEqual([
+    expect(doneMessage(events).reasoning).toEqual([
       { provider: "openrouter", text: "Let me think about this step by step... Then conclude.", details: [{ ...detail, text: "Let me think about this step by step... Then conclude." }] },
     ]);
   });
@@ -209,14 +202,14 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
       .map((data) => JSON.parse(data));
 
   it("reads content given as an array of parts, text and thinking (derived from openai--openai-text.sse)", async () => {
-    const recorded = finalMessage(await replay(sse(fixture("openai-compatible/openai--openai-text.sse"))));
+    const recorded = doneMessage(await replay(sse(fixture("openai-compatible/openai--openai-text.sse"))));
     const chunks = chunksOf("openai--openai-text").map((chunk) => {
       const delta = chunk.choices?.[0]?.delta;
       if (typeof delta?.content === "string" && delta.content !== "") delta.content = [{ type: "text", text: delta.content }];
       return chunk;
     });
     chunks.splice(1, 0, { ...chunks[0], choices: [{ index: 0, delta: { content: [{ type: "thinking", thinking: [{ type: "text", text: "Thinking first." }] }] }, finish_reason: null }] });
-    const message = finalMessage(await replay(sseOf(chunks)));
+    const message = doneMessage(await replay(sseOf(chunks)));
     expect(message.content).toBe(recorded.content);
     expect(message.reasoning).toEqual([{ provider: "openai-compatible", text: "Thinking first." }]);
   });
@@ -224,8 +217,8 @@ describe("chat completions: recorded traffic replayed over HTTP", () => {
   it("reads cached tokens from the top level of usage and from prompt_cache_hit_tokens (derived from deepseek--deepseek-tool-call.sse)", async () => {
     const withUsage = (usage: object) => chunksOf("deepseek--deepseek-tool-call").map((chunk) => (chunk.usage ? { ...chunk, usage } : chunk));
     const base = { prompt_tokens: 339, completion_tokens: 83, total_tokens: 422 };
-    expect(finalMessage(await replay(sseOf(withUsage({ ...base, cached_tokens: 300 })))).stats?.cacheReadTokens).toBe(300);
-    expect(finalMessage(await replay(sseOf(withUsage({ ...base, prompt_cache_hit_tokens: 320, prompt_cache_miss_tokens: 19 })))).stats?.cacheReadTokens).toBe(320);
+    expect(doneMessage(await replay(sseOf(withUsage({ ...base, cached_tokens: 300 })))).stats?.cacheReadTokens).toBe(300);
+    expect(doneMessage(await replay(sseOf(withUsage({ ...base, prompt_cache_hit_tokens: 320, prompt_cache_miss_tokens: 19 })))).stats?.cacheReadTokens).toBe(320);
   });
 
   it('fails finish_reason "error" with no error object, saying so (derived from openai--openai-text.sse)', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, WeftError, type ToolCall } from "@weft/sdk";
-import { createTestKernel, runProviderConformance, startScriptedServer, type ConformanceWire, type ScriptedServer, drain, rejectionOf } from "@weft/testing";
+import { defined, createTestKernel, runProviderConformance, startScriptedServer, useScriptedServer, type ConformanceWire, drain, rejectionOf } from "@weft/testing";
 import openrouter from "./index.js";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
@@ -50,13 +50,7 @@ runProviderConformance({ describe, it }, { provider: "openrouter", wire: openrou
 runProviderConformance({ describe, it }, { provider: "openai-compatible", wire, createModel: (settings) => createCompatibleModel({ provider: "openai-compatible", ...settings }) });
 
 describe("chat completions over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
 
   const router = (extra: Record<string, unknown> = {}) =>
     createOpenRouterModel({ provider: "openrouter", model: "openai/gpt-4o", apiKey: "sk-or-test", baseUrl: `${server.url}/api/v1/`, retryBaseDelayMs: 1, ...extra });
@@ -74,8 +68,8 @@ describe("chat completions over HTTP", () => {
     await router({ model: "openai/o3", appName: "weft tests", appUrl: "https://example.com/app", effort: "high" }).chat(hi);
     const [request] = server.requests;
     expect(request).toMatchObject({ method: "POST", path: "/api/v1/chat/completions" });
-    expect(request!.headers).toMatchObject({ authorization: "Bearer sk-or-test", "http-referer": "https://example.com/app", "x-title": "weft tests" });
-    expect(request!.body).toBe(
+    expect(defined(request).headers).toMatchObject({ authorization: "Bearer sk-or-test", "http-referer": "https://example.com/app", "x-title": "weft tests" });
+    expect(defined(request).body).toBe(
       JSON.stringify({
         model: "openai/o3",
         messages: [{ role: "user", content: "Hi" }],
@@ -113,7 +107,7 @@ describe("chat completions over HTTP", () => {
     server.reply(sse(textChunks("a")));
     await router({ model: "openai/o3" }).chat(hi);
     expect(server.routed).toHaveLength(0);
-    expect(server.requests[0]!.json()).toEqual({ model: "openai/o3", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+    expect(defined(server.requests[0]).json()).toEqual({ model: "openai/o3", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
   });
 
   it("marks cache_control breakpoints for anthropic/* models, and none for others", async () => {
@@ -121,11 +115,11 @@ describe("chat completions over HTTP", () => {
     const request = { messages: [{ role: "system" as const, content: "Be brief." }, { role: "user" as const, content: "Hi" }] };
     await router({ model: "anthropic/claude-sonnet-4.5" }).chat(request);
     await router().chat(request);
-    expect(server.requests[0]!.json().messages).toEqual([
+    expect(defined(server.requests[0]).json().messages).toEqual([
       { role: "system", content: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] },
       { role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] },
     ]);
-    expect(server.requests[1]!.json().messages).toEqual(request.messages);
+    expect(defined(server.requests[1]).json().messages).toEqual(request.messages);
   });
 
   it("prices a reply from the model list when OpenRouter reports no cost", async () => {
@@ -142,16 +136,16 @@ describe("chat completions over HTTP", () => {
     const local = createCompatibleModel({ provider: "openai-compatible", model: "qwen3", baseUrl: `${server.url}/v1`, effort: "max", maxTokens: 256, capabilities: { reasoning: true } });
     expect((await local.chat(hi)).content).toBe("local");
     const [request] = server.requests;
-    expect(request!.path).toBe("/v1/chat/completions");
-    expect(request!.headers.authorization).toBeUndefined();
-    expect(request!.json()).toEqual({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], max_tokens: 256, reasoning_effort: "high", stream: true, stream_options: { include_usage: true } });
+    expect(defined(request).path).toBe("/v1/chat/completions");
+    expect(defined(request).headers.authorization).toBeUndefined();
+    expect(defined(request).json()).toEqual({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], max_tokens: 256, reasoning_effort: "high", stream: true, stream_options: { include_usage: true } });
   });
 
   it("sends an openai-compatible server no reasoning field unless its settings say it reasons", async () => {
     server.reply(sse(textChunks("local")));
     const local = createCompatibleModel({ provider: "openai-compatible", model: "llama", baseUrl: `${server.url}/v1`, effort: "high" });
     const events = await drain(local.stream(hi));
-    expect(server.requests[0]!.json()).not.toHaveProperty("reasoning_effort");
+    expect(defined(server.requests[0]).json()).not.toHaveProperty("reasoning_effort");
     expect(events.filter((event) => event.type === "notice")).toHaveLength(1);
   });
 
@@ -274,15 +268,15 @@ describe("openrouter plugin", () => {
       expect([chat.provider, chat.model, chat.effort]).toEqual(["openrouter", "openai/gpt-4o", "off"]);
       server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via OpenRouter")) });
       expect(await chat.chat({ messages: [{ role: "user", content: "Hi" }] })).toMatchObject({ content: "via OpenRouter", model: "openrouter/openai/gpt-4o" });
-      expect(server.requests[0]!.json()).toMatchObject({ model: "openai/gpt-4o" });
-      expect(server.requests[0]!.json()).not.toHaveProperty("reasoning");
+      expect(defined(server.requests[0]).json()).toMatchObject({ model: "openai/gpt-4o" });
+      expect(defined(server.requests[0]).json()).not.toHaveProperty("reasoning");
 
       const local = await kernel.createModel("openai-compatible/Qwen/Qwen3-8B");
       server.reply({ headers: { "content-type": "text/event-stream" }, body: frame(textChunks("via vLLM")) });
       expect((await local.chat({ messages: [{ role: "user", content: "Hi" }] })).content).toBe("via vLLM");
-      expect(server.requests[1]!.path).toBe("/local/v1/chat/completions");
-      expect(server.requests[1]!.headers.authorization).toBeUndefined();
-      expect(server.requests[1]!.json()).toMatchObject({ model: "Qwen/Qwen3-8B", max_completion_tokens: 99 });
+      expect(defined(server.requests[1]).path).toBe("/local/v1/chat/completions");
+      expect(defined(server.requests[1]).headers.authorization).toBeUndefined();
+      expect(defined(server.requests[1]).json()).toMatchObject({ model: "Qwen/Qwen3-8B", max_completion_tokens: 99 });
     } finally {
       await kernel.close();
       await server.close();

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { WeftError, hasMediaParts, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
+import { WeftError, hasMediaParts, isRecord, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   costFromPricing,
   createProviderModel,
@@ -177,7 +177,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
     const decoder = new ChatCompletionsDecoder({ provider, model: `${provider}/${call.model}`, retries: response.retries, ...(pricing ? { costOf: (stats) => costFromPricing(stats, pricing) } : {}) });
     // Some servers ignore `stream: true` (llama.cpp with tools, some proxies) and answer whole.
     if (response.headers.get("content-type")?.includes("application/json")) {
-      for (const chunk of completionAsChunks((await response.json()) as Record<string, unknown>)) for (const event of decoder.push(chunk)) yield event;
+      for (const chunk of completionAsChunks(await response.jsonObject())) for (const event of decoder.push(chunk)) yield event;
       for (const event of decoder.finish()) yield event;
       return;
     }
@@ -223,8 +223,4 @@ function hostnameOf(url: string): string | undefined {
   } catch {
     return undefined; // providerFetch reports a bad URL when it is used
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

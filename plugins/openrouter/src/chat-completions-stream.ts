@@ -116,7 +116,7 @@ export async function* decodeChatCompletionsStream(chunks: AsyncIterable<unknown
 }
 
 /** A non-streamed completion, as the chunks (and `[DONE]`) a stream of it would have sent. */
-export function completionAsChunks(completion: Record<string, any>): unknown[] {
+export function completionAsChunks(completion: Record<string, unknown>): unknown[] {
   const choices = Array.isArray(completion.choices) ? completion.choices : [];
   const chunk = {
     ...completion,

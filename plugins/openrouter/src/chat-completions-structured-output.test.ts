@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Compile } from "typebox/compile";
 import { Type } from "typebox";
 import { resolveOutput, type ChatRequest, type StreamEvent } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { chatCompletionsRequest, type ChatCompletionsCall } from "./chat-completions-request.js";
 import { createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
@@ -81,13 +81,7 @@ describe("chat completions structured output request", () => {
 });
 
 describe("chat completions structured output over HTTP", () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await startScriptedServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useScriptedServer(beforeEach, afterEach);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: "gen-1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
   const usage = { id: "gen-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
   const reply = (...pieces: string[]) => ({

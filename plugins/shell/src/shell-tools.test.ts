@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel } from "@weft/sdk";
-import { createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/testing";
+import { defined, createTestKernel, isProcessAlive, waitForProcessExit } from "@weft/testing";
 import shellPlugin, { bashTool, shellRunTool, shellTools } from "./index.js";
 
 const SHELL_RUN_DESCRIPTION =
@@ -40,7 +40,7 @@ describe("shell pack", () => {
   });
 
   it("publishes shell_run with its schema and description", () => {
-    const tool = kernel.tools.get("shell_run")!;
+    const tool = defined(kernel.tools.get("shell_run"));
     expect(tool.description).toBe(SHELL_RUN_DESCRIPTION);
     expect(tool.source).toEqual({ kind: "pack", id: "@weft/plugin-shell" });
     expect(tool.inputSchema).toEqual({
@@ -154,7 +154,7 @@ describe("shell pack options", () => {
     const kernel = await createTestKernel([[shellPlugin, { builtins: true }]]);
     try {
       expect(kernel.tools.list().map((tool) => [tool.name, tool.source])).toEqual([["bash", { kind: "builtin", id: "@weft/plugin-shell" }]]);
-      expect(kernel.tools.get("bash")!.description).toBe(SHELL_RUN_DESCRIPTION.replace("/bin/sh -c", "bash -c"));
+      expect(defined(kernel.tools.get("bash")).description).toBe(SHELL_RUN_DESCRIPTION.replace("/bin/sh -c", "bash -c"));
       const result = await kernel.execute({ name: "bash", arguments: { command: "[[ -n $BASH_VERSION ]] && echo is-bash" } });
       expect(result.output).toBe("exit status: 0\n<output>\nis-bash\n</output>");
     } finally {

@@ -1,4 +1,5 @@
-import { LineCounter, isAlias, isMap, isScalar, parseDocument, type Document } from "yaml";
+import { LineCounter, isAlias, isMap, isNode, isScalar, parseDocument, type Document } from "yaml";
+import { isRecord } from "@weft/sdk";
 import { InvalidFrontmatterError } from "./skill-errors.js";
 
 /** A SKILL.md split into its frontmatter and its Markdown body. */
@@ -37,7 +38,8 @@ export function parseSkillFile(text: string, file: string): SkillFile {
   if (contents !== null && !isMap(contents)) {
     throw new InvalidFrontmatterError(file, fileLine(contents.range?.[0] ?? 0), "the frontmatter must be a YAML map of fields (name: ..., description: ...)");
   }
-  const fields = (document.toJS() ?? {}) as Record<string, unknown>;
+  const parsed: unknown = document.toJS();
+  const fields = isRecord(parsed) ? parsed : {};
   return {
     fields,
     name: scalarField(document, "name", file, fileLine),
@@ -47,11 +49,11 @@ export function parseSkillFile(text: string, file: string): SkillFile {
 }
 
 function scalarField(document: Document, key: string, file: string, fileLine: (offset: number) => number): string | undefined {
-  let node = document.get(key, true) as unknown;
+  let node: unknown = document.get(key, true);
   if (isAlias(node)) node = node.resolve(document);
   if (node === undefined || node === null) return undefined;
   if (!isScalar(node)) {
-    const offset = (node as { range?: [number, number, number] }).range?.[0] ?? 0;
+    const offset = isNode(node) ? (node.range?.[0] ?? 0) : 0;
     throw new InvalidFrontmatterError(file, fileLine(offset), `"${key}" must be a single text value, not a list or a map`);
   }
   if (node.value === null || node.value === undefined) return undefined;

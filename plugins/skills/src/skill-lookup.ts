@@ -1,4 +1,4 @@
-import { PathRefusedError, errorMessage, errorResult, type ToolResult } from "@weft/sdk";
+import { PathRefusedError, errorCode, errorMessage, errorResult, type ToolResult } from "@weft/sdk";
 import { normaliseDataPath, type Skill } from "./skill.js";
 
 /** What the skill tools need from a collection. */
@@ -34,6 +34,6 @@ export function lookUpFile(skill: Skill, requested: string): Found<string> {
 /** Text for an error touching a skill's file; an fs message would reveal the folder's real path. */
 export function fileFailure(action: string, file: string, error: unknown): ToolResult {
   if (error instanceof PathRefusedError) return errorResult(error.message);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errorCode(error);
   return errorResult(`cannot ${action} ${file}: ${code ?? errorMessage(error)}`);
 }

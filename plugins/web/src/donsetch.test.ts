@@ -1,41 +1,16 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { memoryLogger, type Kernel, type McpServerConfig } from "@weft/sdk";
-import { createTestKernel, installStandIn, recordingMcpHost, waitForProcessExit, type StandIn } from "@weft/testing";
+import { memoryLogger, type McpServerConfig } from "@weft/sdk";
+import { defined, recordingMcpHost, standInOnPath, testKernels, waitForProcessExit } from "@weft/testing";
 import mcpPlugin from "@weft/plugin-mcp";
 import webPlugin, { donsetchMcpConfig } from "./index.js";
 
 const STAND_IN = fileURLToPath(new URL("./test-fixtures/donsetch-stand-in.mjs", import.meta.url));
 
 describe("web pack backed by DonSeTch", () => {
-  let dir: string;
-  let bin: string;
-  let standIn: StandIn;
-  const savedPath = process.env.PATH;
-  const kernels: Kernel[] = [];
-  const open = async (...args: Parameters<typeof createTestKernel>) => {
-    const kernel = await createTestKernel(...args);
-    kernels.push(kernel);
-    return kernel;
-  };
-
-  beforeAll(async () => {
-    dir = await realpath(await mkdtemp(path.join(tmpdir(), "weft-donsetch-")));
-    // The stand-in `donsetch` records its command line and pid, then becomes the MCP server.
-    standIn = await installStandIn(dir, "donsetch", STAND_IN);
-    bin = standIn.bin;
-    process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-  });
-  afterEach(async () => {
-    for (const kernel of kernels.splice(0)) await kernel.close();
-  });
-  afterAll(async () => {
-    process.env.PATH = savedPath;
-    await rm(dir, { recursive: true, force: true });
-  });
+  // The stand-in `donsetch` records its command line and pid, then becomes the MCP server.
+  const standIn = standInOnPath("donsetch", STAND_IN, { beforeAll, afterAll });
+  const open = testKernels(afterEach);
 
   it("starts `donsetch mcp` through the MCP host and registers its three tools with a 15-minute ceiling", async () => {
     const seen: { name: string; config: McpServerConfig }[] = [];
@@ -73,7 +48,7 @@ describe("web pack backed by DonSeTch", () => {
     const kernel = await open([webPlugin], { logger });
     expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["web_crawl", "web_fetch"]);
     expect(logger.warnings()).toEqual([
-      `@weft/plugin-web: donsetch is on PATH (${bin}/donsetch) but @weft/plugin-mcp is not enabled, so the native web tools are used; ` +
+      `@weft/plugin-web: donsetch is on PATH (${standIn.bin}/donsetch) but @weft/plugin-mcp is not enabled, so the native web tools are used; ` +
         "enable mcp before web (plugins: [mcp, web]) to search and fetch through DonSeTch, or set backend: native",
     ]);
   });
@@ -83,15 +58,12 @@ describe("web pack backed by DonSeTch", () => {
       code: "SERVICE_MISSING",
       message: '@weft/plugin-web needs the "mcp" service: enable @weft/plugin-mcp (plugins: [mcp])',
     });
-    process.env.PATH = savedPath;
-    try {
-      await expect(open([mcpPlugin, [webPlugin, { backend: "donsetch" }]])).rejects.toMatchObject({
+    await standIn.offPath(() =>
+      expect(open([mcpPlugin, [webPlugin, { backend: "donsetch" }]])).rejects.toMatchObject({
         code: "PLUGIN_SETUP_FAILED",
         message: '@weft/plugin-web: backend "donsetch" needs the donsetch executable on PATH; install it (npm install -g donsetch) or set backend: native',
-      });
-    } finally {
-      process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-    }
+      }),
+    );
   });
 
   it("keeps to the native tools with backend: native or builtins: true", async () => {
@@ -103,7 +75,7 @@ describe("web pack backed by DonSeTch", () => {
 
   it("gives a fresh config each time", () => {
     const config = donsetchMcpConfig();
-    config.args!.push("--supervised");
+    defined(config.args).push("--supervised");
     expect(donsetchMcpConfig()).toEqual({ command: "donsetch", args: ["mcp"], toolTimeout: 900_000 });
   });
 });

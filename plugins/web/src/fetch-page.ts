@@ -89,7 +89,7 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
     if (error instanceof NetworkRefusedError) return { ok: false, error: error.message };
     if (timeout.aborted || deadlinePassed(signal)) return { ok: false, error: `timed out after ${limits.timeoutMs} ms fetching ${url.href}` };
     if (signal.aborted) throw error;
-    const cause = (error as { cause?: unknown }).cause;
+    const cause = error instanceof Error ? error.cause : undefined;
     return { ok: false, error: `could not fetch ${url.href}: ${cause ? errorMessage(cause) : errorMessage(error)}` };
   }
 }

@@ -27,7 +27,11 @@ export async function guardedGet(url: URL, headers: Record<string, string>, sign
       const status = response.statusCode ?? 0;
       const names = response.rawHeaders;
       const responseHeaders = new Headers();
-      for (let index = 0; index + 1 < names.length; index += 2) responseHeaders.append(names[index] as string, names[index + 1] as string);
+      for (let index = 0; index + 1 < names.length; index += 2) {
+        const name = names[index];
+        const value = names[index + 1];
+        if (name !== undefined && value !== undefined) responseHeaders.append(name, value);
+      }
       const body = NO_BODY.has(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
       if (body === null) response.resume();
       resolve(new Response(body, { status, statusText: response.statusMessage ?? "", headers: responseHeaders }));

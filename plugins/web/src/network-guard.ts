@@ -55,7 +55,8 @@ export function addressRefusal(address: string, host: string, policy: NetworkPol
 export async function vettedAddress(url: URL, policy: NetworkPolicy): Promise<string> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) ? [host] : (await (policy.resolve ?? resolveAll)(host)).map((entry) => entry.address);
-  if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
+  const first = addresses[0];
+  if (first === undefined) throw new Error(`${host} resolves to no address`);
   for (const address of addresses) {
     const refusal = addressRefusal(address, host, policy);
     if (refusal) {
@@ -66,7 +67,7 @@ export async function vettedAddress(url: URL, policy: NetworkPolicy): Promise<st
       );
     }
   }
-  return addresses[0] as string;
+  return first;
 }
 
 /** A refusal by the policy: its message is the whole answer for the model. */

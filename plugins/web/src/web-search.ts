@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord, type Tool } from "@weft/sdk";
 import { readCapped } from "./fetch-page.js";
 import { chunkHtml } from "./html-chunks.js";
 import type { WebLimits } from "./web-limits.js";
@@ -57,16 +57,21 @@ async function search(backend: SearchBackend, query: string, limit: number, sign
     const url = new URL("search", backend.url.endsWith("/") ? backend.url : `${backend.url}/`);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
-    const body = (await getJson(url, { "user-agent": userAgent }, signal)) as { results?: { title?: string; url?: string; content?: string }[] };
-    return (body.results ?? []).map((hit) => ({ title: plain(hit.title), url: hit.url ?? "", snippet: plain(hit.content) }));
+    const body = await getJson(url, { "user-agent": userAgent }, signal);
+    return searchHits(isRecord(body) ? body.results : undefined, "content", plain);
   }
   const url = new URL(backend.url ?? BRAVE_SEARCH_URL);
   url.searchParams.set("q", query);
   url.searchParams.set("count", String(limit));
-  const body = (await getJson(url, { "x-subscription-token": backend.apiKey, "user-agent": userAgent }, signal)) as {
-    web?: { results?: { title?: string; url?: string; description?: string }[] };
-  };
-  return (body.web?.results ?? []).map((hit) => ({ title: plain(hit.title), url: hit.url ?? "", snippet: plain(hit.description) }));
+  const body = await getJson(url, { "x-subscription-token": backend.apiKey, "user-agent": userAgent }, signal);
+  return searchHits(isRecord(body) && isRecord(body.web) ? body.web.results : undefined, "description", plain);
+}
+
+/** A service's result list: an entry that is no object is left out, a field that is no string is empty. */
+function searchHits(results: unknown, snippetField: "content" | "description", plain: (html: string | undefined) => string): SearchHit[] {
+  if (!Array.isArray(results)) return [];
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return results.filter(isRecord).map((hit) => ({ title: plain(text(hit.title)), url: text(hit.url) ?? "", snippet: plain(text(hit[snippetField])) }));
 }
 
 async function getJson(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {

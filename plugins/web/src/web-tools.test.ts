@@ -83,12 +83,12 @@ describe("native web tools", () => {
       ["web_crawl", "pack"],
       ["web_fetch", "pack"],
     ]);
-    expect(kernel.tools.get("web_fetch")!.description).toBe(
+    expect(defined(kernel.tools.get("web_fetch")).description).toBe(
       'Fetch an http(s) URL and read it. Answers <page url="final URL" title="..."> with the page, then </page>; HTML becomes Markdown (format "markdown", the default), ' +
         'plain text ("text") or stays as it is ("html"). Redirects are followed (at most 5), the body is cut at max_bytes ' +
         '(default and at most 1 MiB; the element then says truncated="true"), and the fetch gives up after 3000 ms. An HTTP error status is an error naming it.',
     );
-    expect(kernel.tools.get("web_crawl")!.description).toBe(
+    expect(defined(kernel.tools.get("web_crawl")).description).toBe(
       "Crawl a website breadth-first from an http(s) URL, following its links, and read every page as Markdown. Fetches at most max_pages pages (default 10, at most 20), " +
         "each once, staying on the starting site unless same_origin is false, and stops at 1 MiB of text in all. " +
         'Answers <crawl url="..." pages="N"> with one <page url="..."> per page read and one <error url="..."> per page that failed; truncated="true" says pages were left unread.',
@@ -249,6 +249,11 @@ describe("web_search", () => {
           JSON.stringify({ web: { results: [{ title: "Brave hit", url: "https://brave.example/", description: "found <strong>it</strong>" }] } }),
         );
       },
+      // As a misbehaving instance may answer: entries and fields of other types.
+      "/odd/search": (_request, response) =>
+        void response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ results: [{ title: null, url: 5, content: ["x"] }, "junk", { title: "Kept", url: "https://kept.example/" }] })),
       "/broken/search": (_request, response) => void response.writeHead(503, { "content-type": "text/plain" }).end("down"),
     });
   });
@@ -258,7 +263,7 @@ describe("web_search", () => {
     const kernel = await createTestKernel([[webPlugin, { backend: "native", searxngUrl: `${backend.url}/searx` }]]);
     try {
       expect(kernel.tools.list().map((tool) => tool.name)).toEqual(["web_crawl", "web_fetch", "web_search"]);
-      expect(kernel.tools.get("web_search")!.description).toBe(
+      expect(defined(kernel.tools.get("web_search")).description).toBe(
         'Search the web (through SearXNG) and get back the top results: <results query="..." count="N"> with one <result url="..." title="...">snippet</result> each. ' +
           "Read a result in full with the fetch tool.",
       );
@@ -271,8 +276,8 @@ describe("web_search", () => {
           "</results>",
         ].join("\n"),
       );
-      expect(seen.at(-1)!.query.get("q")).toBe('weft "toolkit"');
-      expect(seen.at(-1)!.query.get("format")).toBe("json");
+      expect(defined(seen.at(-1)).query.get("q")).toBe('weft "toolkit"');
+      expect(defined(seen.at(-1)).query.get("format")).toBe("json");
       expect((await kernel.execute({ name: "web_search", arguments: { query: "x", limit: 1 } })).output.split("\n")[0]).toBe('<results query="x" count="1">');
     } finally {
       await kernel.close();
@@ -285,7 +290,14 @@ describe("web_search", () => {
     const result = await search.execute({ query: "hello", limit: 3 }, context());
     expect(result.output).toBe('<results query="hello" count="1">\n<result url="https://brave.example/" title="Brave hit">found it</result>\n</results>');
     expect(seen.at(-1)).toMatchObject({ path: "/brave", token: "key-123" });
-    expect(seen.at(-1)!.query.get("count")).toBe("3");
+    expect(defined(seen.at(-1)).query.get("count")).toBe("3");
+  });
+
+  it("reads an answer of unexpected shape field by field: entries that are no object are left out, fields that are no string are empty", async () => {
+    const [search] = webTools({ searxngUrl: `${backend.url}/odd`, tools: { web_fetch: false, web_crawl: false } });
+    expect((await search?.execute({ query: "x" }, context()))?.output).toBe(
+      ['<results query="x" count="2">', '<result url="" title=""></result>', '<result url="https://kept.example/" title="Kept"></result>', "</results>"].join("\n"),
+    );
   });
 
   it("answers a failing backend as an error result", async () => {

@@ -1,6 +1,6 @@
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "./scripted-model.js";
 export { isProcessAlive, waitForProcessExit } from "./process-gone.js";
-export { startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
+export { startScriptedServer, useScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
 export {
   runProviderConformance,
   type ConformanceSettings,
@@ -8,7 +8,8 @@ export {
   type ConformanceWire,
   type ProviderConformanceOptions,
 } from "./provider-conformance.js";
-export { recordingMcpHost, installStandIn, type StandIn } from "./mcp-stand-in.js";
-export { drain, rejectionOf } from "./drain.js";
+export { recordingMcpHost, installStandIn, standInOnPath, type StandIn, type StandInOnPath } from "./mcp-stand-in.js";
+export { doneMessage, drain, rejectionOf } from "./drain.js";
 export { defined } from "./defined.js";
+export { closeAfterEach, type Closable } from "./close-after-each.js";
 export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";

@@ -1,5 +1,5 @@
-import { chmod, mkdir, readFile } from "node:fs/promises";
-import { writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { definePlugin, PLUGIN_API_VERSION, type Plugin } from "../plugin.js";
 import type { McpHost, McpServerConfig } from "../mcp-host.js";
@@ -56,5 +56,56 @@ export async function installStandIn(dir: string, name: string, script: string):
     bin,
     argv: async () => (await readFile(path.join(dir, `${name}.argv`), "utf8")).split("\n").slice(0, -1),
     pid: async () => Number(await readFile(path.join(dir, `${name}.pid`), "utf8")),
+  };
+}
+
+/** A stand-in first on PATH for a whole test file (see `standInOnPath`). */
+export interface StandInOnPath extends StandIn {
+  /** Runs `fn` with a PATH that has no programs at all, to test a pack whose program is missing. */
+  offPath<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Installs a stand-in (`installStandIn`) in a fresh temporary folder before a file's tests and puts it
+ * first on PATH; after them, restores PATH and removes the folder. Pass the runner's hooks:
+ *
+ *   const uvx = standInOnPath("uvx", SCRIPT, { beforeAll, afterAll });
+ */
+export function standInOnPath(
+  name: string,
+  script: string,
+  hooks: { beforeAll(fn: () => Promise<void>): void; afterAll(fn: () => Promise<void>): void },
+): StandInOnPath {
+  const savedPath = process.env.PATH;
+  let installed: (StandIn & { dir: string }) | undefined;
+  const current = () => {
+    if (!installed) throw new Error(`the ${name} stand-in is installed in beforeAll; use it inside a test`);
+    return installed;
+  };
+  hooks.beforeAll(async () => {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), `weft-${name}-`)));
+    installed = { dir, ...(await installStandIn(dir, name, script)) };
+    process.env.PATH = `${installed.bin}${path.delimiter}${savedPath}`;
+  });
+  hooks.afterAll(async () => {
+    process.env.PATH = savedPath;
+    if (installed) await rm(installed.dir, { recursive: true, force: true });
+  });
+  return {
+    get bin() {
+      return current().bin;
+    },
+    argv: () => current().argv(),
+    pid: () => current().pid(),
+    async offPath(fn) {
+      const { dir, bin } = current();
+      // A folder that does not exist: not even a system copy of the program can be found.
+      process.env.PATH = path.join(dir, "empty");
+      try {
+        return await fn();
+      } finally {
+        process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+      }
+    },
   };
 }

@@ -135,3 +135,46 @@ async function answer(res: ServerResponse, response: ScriptedResponse): Promise<
   if (response.destroy) res.destroy();
   else if (!response.hang) res.end();
 }
+
+type Hook = (fn: () => Promise<void>) => void;
+
+/**
+ * A scripted server started by `before` and closed by `after` (the runner's hooks: `beforeEach` and
+ * `afterEach` for a fresh server per test, `beforeAll` and `afterAll` for one per file). The object
+ * returned stands for the server of the moment, so a test file declares it once:
+ *
+ *   const server = useScriptedServer(beforeEach, afterEach);
+ *   it("...", async () => { server.reply(...); ... server.url ... });
+ *
+ * `setup` runs on each new server (routes every test needs).
+ */
+export function useScriptedServer(before: Hook, after: Hook, setup?: (server: ScriptedServer) => void): ScriptedServer {
+  let current: ScriptedServer | undefined;
+  const server = () => {
+    if (!current) throw new Error("the scripted server runs between the hooks given to useScriptedServer; use it inside a test");
+    return current;
+  };
+  before(async () => {
+    current = await startScriptedServer();
+    setup?.(current);
+  });
+  after(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get url() {
+      return server().url;
+    },
+    get requests() {
+      return server().requests;
+    },
+    get routed() {
+      return server().routed;
+    },
+    reply: (...replies) => server().reply(...replies),
+    route: (method, path, reply) => server().route(method, path, reply),
+    disconnected: (index) => server().disconnected(index),
+    close: () => server().close(),
+  };
+}
