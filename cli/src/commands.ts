@@ -19,6 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "call", summary: "run one tool through the execute path and print its result", load: () => command(import("./commands/call.js")) },
   { name: "mcp", summary: "the project's MCP servers: list their state, start or stop one", load: () => command(import("./commands/mcp.js")) },
   { name: "skills", summary: "list the project's skills, or validate a skill folder", load: () => command(import("./commands/skills.js")) },
+  { name: "config", summary: "print the JSON Schema of weft.config.yaml for this install's plugins (editor completion)", load: () => command(import("./commands/config.js")) },
   { name: "init", summary: "write a starter weft.config.yaml here", load: () => command(import("./commands/init.js")) },
   { name: "sessions", summary: "the sessions in the store the project config names: migrate, list, show or delete", load: () => command(import("./commands/sessions.js")) },
   { name: "trust", summary: "trust this project's config (it names code to run), list trusted configs, or revoke one", load: () => command(import("./commands/trust.js")) },
