@@ -14,7 +14,7 @@ const command = (module: Promise<{ default: Command }>) => module.then((loaded) 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "run", summary: "run one prompt through an agent on the project's model and tools, streaming the answer", load: () => command(import("./commands/run.js")) },
   { name: "chat", summary: "an interactive session with history; Ctrl-C stops the running turn", load: () => command(import("./commands/chat.js")) },
-  { name: "plugins", summary: "list the plugins weft.config.yaml enables: name, version, where each was loaded from", load: () => command(import("./commands/plugins.js")) },
+  { name: "plugins", summary: "list the plugins weft.config.yaml enables: name, version, where each was loaded from, where each setting came from", load: () => command(import("./commands/plugins.js")) },
   { name: "tools", summary: "list every tool the project gives the model: name, source, schema size, description", load: () => command(import("./commands/tools.js")) },
   { name: "call", summary: "run one tool through the execute path and print its result", load: () => command(import("./commands/call.js")) },
   { name: "mcp", summary: "the project's MCP servers: list their state, start or stop one", load: () => command(import("./commands/mcp.js")) },
