@@ -53,7 +53,7 @@ function projectFile(cwd: string, explicit: string | undefined): string | undefi
   }
 }
 
-/** How `plugins:` may name a first-party package: `files` or `@weft/plugin-files`. */
+/** How `plugins:` may name a first-party package: by its short name (see `pluginCandidates`) or in full. */
 function entryNames(name: string): string[] {
   const short = /^@weft\/plugin-(.+)$/.exec(name)?.[1];
   return short ? [short, name] : [name];
