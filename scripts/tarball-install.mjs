@@ -46,7 +46,7 @@ try {
 
   const version = JSON.parse(readFileSync(path.join(ROOT, "cli/package.json"), "utf8")).version;
   assert.equal(sh("npx", ["weft", "--version"]), `${version}\n`);
-  assert.equal(sh("npx", ["weft", "init"]), `wrote ${app}/weft.config.yaml\nnext: weft tools, then weft run "<prompt>"\n`);
+  assert.equal(sh("npx", ["weft", "init"]), `wrote ${app}/weft.config.yaml and ${app}/weft.config.schema.json\nnext: weft tools, then weft run "<prompt>"\n`);
   assert.match(sh("npx", ["weft", "tools"]), /^bash +builtin:@weft\/plugin-shell .*\n10 tools\n$/ms);
 
   sh("npx", ["weft", "new-plugin", "greeter"]);

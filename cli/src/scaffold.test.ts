@@ -18,7 +18,7 @@ describe("weft init and weft new-plugin", () => {
   it("init writes a starter config that loads, and will not overwrite it", async () => {
     const project = path.join(dir, "project");
     await mkdir(project);
-    expect(await weft(project, ["init"])).toEqual({ code: 0, stderr: "", stdout: `wrote ${project}/weft.config.yaml\nnext: weft tools, then weft run "<prompt>"\n` });
+    expect(await weft(project, ["init"])).toEqual({ code: 0, stderr: "", stdout: `wrote ${project}/weft.config.yaml and ${project}/weft.config.schema.json\nnext: weft tools, then weft run "<prompt>"\n` });
     const config = await readFile(path.join(project, "weft.config.yaml"), "utf8");
     expect(config).toContain("model: anthropic/claude-sonnet-4-5\n");
     expect(config).toContain("builtins: true\n");

@@ -3,6 +3,8 @@ export { DEFAULT_TOOL_TIMEOUT_MS } from "./tool-executor.js";
 export { PluginOptionsError, type OptionProblem } from "./plugin-options-error.js";
 export { loadProject, readProjectConfig, type LoadProjectOptions, type Project } from "./config/load-project.js";
 export { findConfigFile, CONFIG_FILE_NAMES } from "./config/find-config.js";
+export { configSchema, type ConfigSchemaOptions } from "./config/config-schema.js";
+export { settingOrigins, type SettingOrigin } from "./config/setting-origins.js";
 export { projectMcpJson, PROJECT_MCP_JSON } from "./config/project-mcp-json.js";
 export { importPlugin, pluginCandidates, type ResolvedPlugin } from "./config/plugin-resolver.js";
 export type { ProjectConfig, PluginEntry } from "./config/project-config.js";

@@ -3,7 +3,7 @@ import { PROVIDER_PLUGINS, type AnyPlugin } from "@weft/sdk";
 import { importPlugin, resolvePluginUrl } from "./config/plugin-resolver.js";
 
 /** Where core itself is installed: a provider plugin beside it (a batteries-included install) counts. */
-const CORE_DIR = fileURLToPath(new URL(".", import.meta.url));
+export const CORE_DIR = fileURLToPath(new URL(".", import.meta.url));
 
 /**
  * The first-party plugin that registers `provider`, imported when it is installed (from `baseDir`, else

@@ -20,6 +20,12 @@ export interface PluginMeta {
   /** The plugin API version it was built for: `PLUGIN_API_VERSION`. */
   api: number;
   description?: string;
+  /**
+   * The environment variables the plugin reads for options left unset, by option path
+   * (`{ apiKey: "ANTHROPIC_API_KEY", "compatible.baseUrl": "OPENAI_BASE_URL" }`): an option given wins.
+   * `weft plugins` shows which one a setting came from.
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -1,15 +1,20 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { configSchema } from "@weft/core";
 import { defineCommand, type CommandIO } from "../command.js";
 import { LineReader } from "../terminal/line-reader.js";
 import { isTerminal } from "../terminal/terminal-capabilities.js";
 
 const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+/** Written beside the config; its first line points editors (yaml-language-server) at it. */
+export const SCHEMA_FILE = "weft.config.schema.json";
 
 /** The starter config; comments say what each key does so the file teaches itself. */
 export function starterConfig(model: string, builtins: boolean): string {
-  return `# weft project file; \`weft tools\` shows what the model gets, \`weft run "<prompt>"\` runs an agent.
+  return `# yaml-language-server: $schema=./${SCHEMA_FILE}
+# (completion in editors; after installing a plugin: weft config schema > ${SCHEMA_FILE})
+# weft project file; \`weft tools\` shows what the model gets, \`weft run "<prompt>"\` runs an agent.
 # provider/model; the provider's plugin loads by itself. Credentials come from the environment:
 # ANTHROPIC_API_KEY, OPENROUTER_API_KEY, OLLAMA_HOST.
 model: ${model}
@@ -45,7 +50,9 @@ export default defineCommand({
     }
     const { model, builtins } = process.stdin.isTTY && isTerminal(io.stderr) ? await ask(io, values.model) : { model: values.model ?? DEFAULT_MODEL, builtins: true };
     await writeFile(file, starterConfig(model, builtins));
-    io.stdout.write(`wrote ${file}\nnext: weft tools, then weft run "<prompt>"\n`);
+    const schema = path.join(io.cwd, SCHEMA_FILE);
+    await writeFile(schema, `${JSON.stringify(await configSchema({ cwd: io.cwd, config: file }), null, 2)}\n`);
+    io.stdout.write(`wrote ${file} and ${schema}\nnext: weft tools, then weft run "<prompt>"\n`);
     return 0;
   },
 });

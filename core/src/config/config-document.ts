@@ -61,6 +61,12 @@ export class ConfigDocument {
     return this.document.toJS() ?? {};
   }
 
+  /** The line `path` is written on (its key's), or undefined when the file does not hold it. */
+  lineOf(path: ConfigPath): number | undefined {
+    const node = (path.length > 0 ? this.#keyNode(path) : this.document.contents) as Node | undefined;
+    return node?.range ? this.lines.linePos(node.range[0]).line : undefined;
+  }
+
   /** An error located at `path`, or at its nearest ancestor present in the file. */
   error(path: ConfigPath, problem: string, options: { code?: WeftErrorCode; cause?: unknown; atKey?: boolean } = {}): ConfigError {
     for (let depth = path.length; depth >= 0; depth--) {

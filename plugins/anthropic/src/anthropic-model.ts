@@ -24,6 +24,9 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 /** Output tokens when neither the request nor the settings give a limit. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
+/** The variables read for settings left unset (the plugin's `meta.env`). */
+export const ANTHROPIC_ENV = { apiKey: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" } as const;
+
 export const AnthropicSettings = Type.Object({
   ...providerSettingsProperties,
   promptCaching: Type.Optional(Type.Boolean({ description: "Mark the last tool, the system block and the last message for prompt caching (default true)" })),
@@ -38,8 +41,8 @@ export const AnthropicSettings = Type.Object({
 /** A ChatModel over the Messages API. `defaults` are the plugin options; the spec's fields win. */
 export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(AnthropicSettings, defaults, spec);
-  const apiKey = requireApiKey(ANTHROPIC, settings.apiKey, "ANTHROPIC_API_KEY");
-  const baseUrl = (settings.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+  const apiKey = requireApiKey(ANTHROPIC, settings.apiKey, ANTHROPIC_ENV.apiKey);
+  const baseUrl = (settings.baseUrl ?? process.env[ANTHROPIC_ENV.baseUrl] ?? ANTHROPIC_BASE_URL).replace(/\/+$/, "");
   const headers = { ...settings.headers, "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION };
   const transport: ProviderFetchOptions = {
     provider: ANTHROPIC,

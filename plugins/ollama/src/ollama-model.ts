@@ -20,6 +20,9 @@ export const OLLAMA_DEFAULT_HOST = "http://localhost:11434";
 /** Loading a large model can take minutes before the first byte. */
 export const OLLAMA_IDLE_TIMEOUT_MS = 300_000;
 
+/** The variable read for the host when no baseUrl is set (the plugin's `meta.env`). */
+export const OLLAMA_ENV = { baseUrl: "OLLAMA_HOST" } as const;
+
 export const OllamaSettings = Type.Object({
   ...providerSettingsProperties,
   numCtx: Type.Optional(Type.Integer({ minimum: 1, description: "options.num_ctx: the context length to load the model with; also what info() reports" })),
@@ -42,7 +45,8 @@ export function ollamaBaseUrl(host: string): string {
 /** A ChatModel over Ollama's native `/api/chat`. No key; the host from settings, `OLLAMA_HOST`, or localhost. */
 export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(OllamaSettings, defaults, spec);
-  const baseUrl = settings.baseUrl ? settings.baseUrl.replace(/\/+$/, "") : process.env.OLLAMA_HOST ? ollamaBaseUrl(process.env.OLLAMA_HOST) : OLLAMA_DEFAULT_HOST;
+  const host = process.env[OLLAMA_ENV.baseUrl];
+  const baseUrl = settings.baseUrl ? settings.baseUrl.replace(/\/+$/, "") : host ? ollamaBaseUrl(host) : OLLAMA_DEFAULT_HOST;
   // Ollama's hosted API takes a bearer key; a local server needs none.
   const headers = { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) };
   const transport: ProviderFetchOptions = {

@@ -30,6 +30,9 @@ const Prices = Type.Optional(
   ),
 );
 
+/** The variables read for settings left unset, by option path (the plugin's `meta.env`). */
+export const OPENROUTER_ENV = { apiKey: "OPENROUTER_API_KEY", "compatible.apiKey": "OPENAI_API_KEY", "compatible.baseUrl": "OPENAI_BASE_URL" } as const;
+
 export const CompatibleSettings = Type.Object({
   ...providerSettingsProperties,
   maxTokensField: Type.Optional(Type.Enum(["max_tokens", "max_completion_tokens"], { description: "Field the token limit is sent in (default max_tokens)" })),
@@ -75,7 +78,7 @@ type ModelsListing = () => Promise<Record<string, unknown>[]>;
 /** OpenRouter: `OPENROUTER_API_KEY`, `reasoning: {effort}`, app attribution headers. */
 export function createOpenRouterModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(OpenRouterSettings, defaults, spec);
-  const apiKey = requireApiKey(OPENROUTER, settings.apiKey, "OPENROUTER_API_KEY");
+  const apiKey = requireApiKey(OPENROUTER, settings.apiKey, OPENROUTER_ENV.apiKey);
   // The list is read once; a failed read is kept too, so a chat never waits on it twice.
   let known: Promise<Record<string, unknown>[] | undefined> | undefined;
   return chatCompletionsModel(settings, {
@@ -108,7 +111,7 @@ export function createOpenRouterModel(spec: ModelSpec, defaults: unknown = {}): 
  */
 export function createCompatibleModel(spec: ModelSpec, defaults: unknown = {}): ChatModel {
   const settings = resolveModelSettings(CompatibleSettings, defaults, spec);
-  const baseUrl = settings.baseUrl ?? process.env.OPENAI_BASE_URL;
+  const baseUrl = settings.baseUrl ?? process.env[OPENROUTER_ENV["compatible.baseUrl"]];
   if (!baseUrl) {
     throw new WeftError(
       "CONFIG_INVALID",
@@ -116,7 +119,7 @@ export function createCompatibleModel(spec: ModelSpec, defaults: unknown = {}): 
     );
   }
   const envKeyFits = settings.baseUrl === undefined || hostnameOf(baseUrl) === "api.openai.com";
-  const apiKey = settings.apiKey ?? (envKeyFits ? process.env.OPENAI_API_KEY : undefined);
+  const apiKey = settings.apiKey ?? (envKeyFits ? process.env[OPENROUTER_ENV["compatible.apiKey"]] : undefined);
   return chatCompletionsModel(settings, {
     provider: OPENAI_COMPATIBLE,
     baseUrl,

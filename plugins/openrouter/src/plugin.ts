@@ -1,12 +1,13 @@
 import { PLUGIN_API_VERSION, defineProvider, definePlugin } from "@weft/sdk";
 import { OPENAI_COMPATIBLE, OPENROUTER } from "./chat-completions-request.js";
-import { OpenRouterSettings, createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
+import { OPENROUTER_ENV, OpenRouterSettings, createCompatibleModel, createOpenRouterModel } from "./chat-completions-model.js";
 
 export const openrouterPlugin = definePlugin({
   meta: {
     name: "@weft/plugin-openrouter",
     version: "0.1.0",
     api: PLUGIN_API_VERSION,
+    env: OPENROUTER_ENV,
     description: "Providers openrouter and openai-compatible: OpenRouter and any Chat Completions endpoint",
   },
   options: OpenRouterSettings,

@@ -1,4 +1,3 @@
-import { Worker } from "node:worker_threads";
 import type { ConvertedHtml, PageFormat } from "./html-conversion.js";
 
 /** How long one page's conversion may take when the pack is not told otherwise. */
@@ -25,7 +24,9 @@ type WorkerMessage = ({ kind: "chunk" } & ConvertedHtml) | { kind: "done" };
  * chunks, and the worker terminated when the budget runs out or the call is aborted, so no page can
  * hold the event loop. Past the budget it answers the chunks converted so far and says why it stopped.
  */
-export function convertHtmlBounded(html: string, pageUrl: string, format: Exclude<PageFormat, "html">, limits: ConversionLimits, signal: AbortSignal): Promise<BoundedConversion> {
+export async function convertHtmlBounded(html: string, pageUrl: string, format: Exclude<PageFormat, "html">, limits: ConversionLimits, signal: AbortSignal): Promise<BoundedConversion> {
+  // Threads load with the first page converted, not with the plugin.
+  const { Worker } = await import("node:worker_threads");
   return new Promise((resolve, reject) => {
     signal.throwIfAborted();
     const worker = new Worker(WORKER, { workerData: { html, pageUrl, format, maxDepth: limits.maxDepth } });

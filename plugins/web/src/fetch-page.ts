@@ -1,5 +1,4 @@
 import { deadlinePassed, errorMessage } from "@weft/sdk";
-import { guardedGet } from "./guarded-request.js";
 import { NetworkRefusedError, type NetworkPolicy } from "./network-guard.js";
 
 export interface FetchLimits {
@@ -55,6 +54,8 @@ export async function fetchPage(raw: string, limits: FetchLimits, signal: AbortS
   const combined = AbortSignal.any([signal, timeout]);
   let url = parsed;
   try {
+    // http, https and tls load with the first fetch, not with the plugin.
+    const { guardedGet } = await import("./guarded-request.js");
     for (let redirects = 0; ; redirects += 1) {
       const response = await guardedGet(
         url,

@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
 /** Which addresses the web tools may connect to. */
@@ -74,6 +73,8 @@ export async function vettedAddress(url: URL, policy: NetworkPolicy): Promise<st
 export class NetworkRefusedError extends Error {}
 
 async function resolveAll(host: string): Promise<{ address: string; family: number }[]> {
+  // The resolver loads with the first request, not with the plugin (cold start of every command).
+  const { lookup } = await import("node:dns/promises");
   return lookup(host, { all: true, verbatim: true });
 }
 

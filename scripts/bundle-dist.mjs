@@ -1,0 +1,85 @@
+// Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
+// chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
+// Run by a package's build after tsc, from the package folder:
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]...
+// Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
+// time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
+// --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
+// ISC ask for it in copies). The .d.ts files keep the source layout; tsc's maps are read as the input
+// maps, so the bundles' maps point at src/ and carry its text. Compiled files no entry needs are removed.
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "rolldown";
+
+const { values } = parseArgs({
+  options: { entry: { type: "string", multiple: true, default: [] }, inline: { type: "string", multiple: true, default: [] } },
+});
+const dist = path.resolve("dist");
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+const targets = Object.values(manifest.exports ?? {}).map((target) => (typeof target === "string" ? target : target.import));
+const input = Object.fromEntries(
+  [...targets, ...values.entry].map((file) => {
+    const relative = path.relative(dist, path.resolve(file));
+    return [relative.replace(/\.js$/, ""), path.join(dist, relative)];
+  }),
+);
+if (Object.keys(input).length === 0) throw new Error(`${manifest.name}: no entry (exports or --entry)`);
+
+const require = createRequire(path.join(dist, "index.js"));
+/** The folder of an installed package (found from its manifest, which not every package exports). */
+function packageRoot(name) {
+  let dir = path.dirname(require.resolve(name));
+  while (!existsSync(path.join(dir, "package.json")) || JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).name !== name) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`${manifest.name}: cannot find the folder of ${name}`);
+    dir = parent;
+  }
+  return dir;
+}
+const inlined = values.inline.map((name) => {
+  const root = packageRoot(name);
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const licenseFile = readdirSync(root).find((file) => /^licen[cs]e/i.test(file));
+  if (!licenseFile) throw new Error(`${manifest.name}: ${name} has no license file to copy`);
+  const license = readFileSync(path.join(root, licenseFile), "utf8").trim();
+  return { name, root: `${root}${path.sep}`, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${license}\n*/` };
+});
+const isInlined = (specifier) => values.inline.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+
+const output = await build({
+  input,
+  platform: "node",
+  logLevel: "warn",
+  external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
+  plugins: [
+    {
+      name: "tsc-source-maps",
+      load(id) {
+        if (!id.startsWith(dist) || !existsSync(`${id}.map`)) return null;
+        const code = readFileSync(id, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n");
+        return { code, map: readFileSync(`${id}.map`, "utf8") };
+      },
+    },
+  ],
+  output: {
+    dir: dist,
+    format: "esm",
+    sourcemap: true,
+    entryFileNames: "[name].js",
+    // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
+    chunkFileNames: "[name]-[hash].js",
+    banner: (chunk) =>
+      inlined
+        .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))
+        .map(({ banner }) => banner)
+        .join("\n"),
+  },
+});
+
+const written = new Set(output.output.flatMap(({ fileName }) => [path.join(dist, fileName), path.join(dist, `${fileName}.map`)]));
+for (const file of readdirSync(dist, { recursive: true, withFileTypes: false })) {
+  const full = path.join(dist, file);
+  if (/\.js(\.map)?$/.test(file) && !written.has(full)) rmSync(full);
+}

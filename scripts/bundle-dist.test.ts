@@ -1,0 +1,36 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// What scripts/bundle-dist.mjs leaves in a package's dist (after the build the test command runs):
+// every module's map carries the sources it points at (src/ is not shipped), and every relative
+// import names a file that is there.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bundled = ["sdk", "core", "cli", ...readdirSync(path.join(root, "plugins")).map((name) => `plugins/${name}`)].filter((dir) =>
+  (JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8")) as { scripts?: { build?: string } }).scripts?.build?.includes("bundle-dist.mjs"),
+);
+
+describe("bundled dist folders", () => {
+  it.each(bundled)("%s: maps carry their sources, relative imports resolve", (dir) => {
+    const dist = path.join(root, dir, "dist");
+    const modules = readdirSync(dist, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    expect(modules.length).toBeGreaterThan(0);
+    for (const file of modules) {
+      const code = readFileSync(path.join(dist, file), "utf8");
+      // rolldown's runtime helpers come from no source of ours, and have no map.
+      if (path.basename(file).startsWith("rolldown-runtime-")) continue;
+      const map = JSON.parse(readFileSync(path.join(dist, `${file}.map`), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+      expect(map.sources.length, file).toBeGreaterThan(0);
+      expect(map.sourcesContent?.filter((content) => typeof content === "string").length, file).toBe(map.sources.length);
+      // The bundler's own imports: the block heading the file, and dynamic imports of hashed chunks
+      // (text further down, a template or a comment, may quote an import that is not one).
+      const lines = code.replace(/^(\/\*![\s\S]*?\*\/\n)+/, "").split("\n");
+      const heading = lines.slice(0, Math.max(0, lines.findIndex((line) => !line.startsWith("import "))));
+      const specifiers = [...heading.join("\n").matchAll(/from\s*"(\.{1,2}\/[^"]+)"/g), ...code.matchAll(/import\("(\.\/[^"]+-[\w-]{8}\.js)"\)/g)];
+      for (const [, specifier] of specifiers) {
+        expect(existsSync(path.resolve(path.dirname(path.join(dist, file)), specifier as string)), `${file} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+});
