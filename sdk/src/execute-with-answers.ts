@@ -4,9 +4,10 @@ import type { ExecuteOptions, PendingAnswer, PendingRequest, ToolCallRequest, To
 
 /**
  * Runs one call and settles its suspensions the way weft's agent loop does, for hosts outside it (an
- * AI SDK app, an MCP client): each `pending` request goes to `waitFor` and an accepted answer resumes
- * the call; a decline, a cancel or a failed wait becomes the result the model reads. Without `waitFor`
- * the model reads that the call waits for the user.
+ * AI SDK app, an MCP client): each `pending` request goes to `waitFor` and the call runs again with the
+ * answer, whatever it is, so the source that asked (an MCP server, an A2A task) learns a decline or a
+ * cancel too and is not left waiting; a decline, a cancel or a failed wait then becomes the result the
+ * model reads. Without `waitFor` the model reads that the call waits for the user.
  */
 export async function executeWithAnswers(
   execute: (call: ToolCallRequest, options?: ExecuteOptions) => Promise<ToolResult>,
@@ -14,20 +15,29 @@ export async function executeWithAnswers(
   signal: AbortSignal,
   waitFor: WaitFor | undefined,
 ): Promise<ToolResult> {
-  let resumed: { answer: PendingAnswer; pending: PendingRequest } | undefined;
+  let resumed: Answered | undefined;
   while (true) {
-    const result = await execute(call, { signal, ...resumed });
+    const result = await execute(call, { signal, ...(resumed && { answer: resumed.answer, pending: resumed.pending }) });
+    if (resumed && resumed.answer.action !== "accept") return unanswered(resumed);
     if (!result.pending) return result;
     if (!waitFor) return errorResult(`${call.name} is waiting for the user: ${result.pending.message} (this host cannot answer it)`, { pending: result.pending });
-    let answer: PendingAnswer;
     try {
-      answer = await waitFor({ ...result.pending, callId: call.id, toolName: call.name }, signal);
+      resumed = { answer: await waitFor({ ...result.pending, callId: call.id, toolName: call.name }, signal), pending: result.pending };
     } catch (error) {
-      return errorResult(`no answer to the request: ${result.pending.message} (${errorMessage(error)})`, { expired: true });
+      resumed = { answer: { action: "cancel", reason: "timeout" }, pending: result.pending, failure: errorMessage(error) };
     }
-    if (answer.action !== "accept") {
-      return errorResult(`the user ${answer.action === "cancel" ? "cancelled" : "declined"} the request: ${result.pending.message}`, { answer: answer.action });
-    }
-    resumed = { answer, pending: result.pending };
   }
+}
+
+/** The answer a re-run carries; `failure` when the host's `waitFor` broke (a `cancel` with `reason: "timeout"`). */
+interface Answered {
+  answer: PendingAnswer;
+  pending: PendingRequest;
+  failure?: string;
+}
+
+/** What the model reads after a decline, a cancel or a wait that failed. */
+function unanswered({ answer, pending, failure }: Answered): ToolResult {
+  if (failure !== undefined) return errorResult(`no answer to the request: ${pending.message} (${failure})`, { expired: true });
+  return errorResult(`the user ${answer.action === "cancel" ? "cancelled" : "declined"} the request: ${pending.message}`, { answer: answer.action });
 }

@@ -78,6 +78,32 @@ describe("createToolkit", () => {
     await toolkit.close();
   });
 
+  it("delivers a decline and a failed wait to the tool too, so the source that asked is not left waiting", async () => {
+    const heard: string[] = [];
+    const confirm = defineTool({
+      name: "deploy",
+      description: "Deploy after the user confirms",
+      input: Type.Object({}),
+      execute: (_args, ctx) => {
+        if (!ctx.answer) return { output: "", pending: { kind: "approval", message: "Deploy now?" } };
+        heard.push(`${ctx.answer.action}${ctx.answer.reason ? ` (${ctx.answer.reason})` : ""}`);
+        return { output: "the remote task is cancelled" };
+      },
+    });
+    const answers = [async () => ({ action: "decline" as const }), async (): Promise<never> => Promise.reject(new Error("the host went away"))];
+    for (const waitFor of answers) {
+      const toolkit = await createToolkit({ builtins: false, extraTools: [confirm], waitFor, logger: memoryLogger() });
+      heard.push(JSON.stringify(await toolkit.execute({ name: "deploy", arguments: {} })));
+      await toolkit.close();
+    }
+    expect(heard).toEqual([
+      "decline",
+      '{"output":"the user declined the request: Deploy now?","isError":true,"metadata":{"answer":"decline"}}',
+      "cancel (timeout)",
+      '{"output":"no answer to the request: Deploy now? (the host went away)","isError":true,"metadata":{"expired":true}}',
+    ]);
+  });
+
   it("assembles skills → built-ins → the host's tools: host shadows a built-in silently, first wins with a warning, disableTools last", async () => {
     const logger = memoryLogger();
     const toolkit = await createToolkit({
