@@ -3,14 +3,14 @@ import { defineTool, errorCode, errorResult, type ConfinedRoot, type Tool } from
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
-  path: Type.String({ description: "Path of a file, or of an empty folder, relative to the root" }),
+  path: Type.String({ description: "Root-relative" }),
 });
 
 /** Deletes a file or an empty folder; never a folder with something in it. */
 export function deleteTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
-    description: "Delete a file, or a folder that is already empty, under the root folder. A folder that still holds entries is refused.",
+    description: "Delete a file or an empty folder.",
     input,
     annotations: { destructiveHint: true },
     async execute({ path: requested }) {

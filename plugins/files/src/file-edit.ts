@@ -3,9 +3,9 @@ import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
-  path: Type.String({ description: "File path relative to the root" }),
-  old_string: Type.String({ description: "The exact text to replace; it must occur exactly once in the file" }),
-  new_string: Type.String({ description: "The text to put in its place" }),
+  path: Type.String({ description: "Root-relative" }),
+  old_string: Type.String(),
+  new_string: Type.String(),
 });
 
 /** Files larger than this are not edited: the edit holds the file in memory. */
@@ -16,8 +16,7 @@ export function editTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
     description:
-      "Edit a text file under the root folder by replacing old_string with new_string. old_string must match the file's text exactly " +
-      "(whitespace and indentation included) and occur exactly once; include surrounding lines to make it unique. The file is left untouched otherwise.",
+      "Replace old_string with new_string in a text file. old_string must match exactly (whitespace too) and only once; add context lines to make it unique.",
     input,
     annotations: { destructiveHint: true },
     async execute({ path: requested, old_string: oldString, new_string: newString }) {

@@ -7,8 +7,8 @@ import { walkFiles } from "./tree-walk.js";
 const MAX_GLOB_RESULTS = 1000;
 
 const input = Type.Object({
-  pattern: Type.String({ description: 'Glob of file paths relative to path, e.g. "**/*.ts" or "docs/*.md"' }),
-  path: Type.Optional(Type.String({ description: "Folder to look in, relative to the root (default: the root)" })),
+  pattern: Type.String({ description: 'Relative to path, e.g. "**/*.ts" or "docs/*.md"' }),
+  path: Type.Optional(Type.String({ description: "Root-relative folder; default: the root" })),
 });
 
 /** Files whose path matches a glob, sorted by path. */
@@ -16,8 +16,7 @@ export function globTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
     description:
-      `Find files under the root folder whose path matches a glob (*, **, ?, [abc], {a,b}). Answers <glob pattern="..." matches="N"> with one root-relative path per line, sorted, at most ${MAX_GLOB_RESULTS}; ` +
-      'truncated="true" says more files match. The .git and node_modules folders are skipped.',
+      `Find files whose path matches a glob (*, **, ?, [abc], {a,b}), sorted, at most ${MAX_GLOB_RESULTS}. Skips .git and node_modules.`,
     input,
     annotations: { readOnlyHint: true },
     async execute({ pattern, path: requested = "" }, ctx) {

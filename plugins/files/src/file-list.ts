@@ -9,7 +9,7 @@ import { compareNames } from "./tree-walk.js";
 const MAX_LIST_ENTRIES = 1000;
 
 const input = Type.Object({
-  path: Type.Optional(Type.String({ description: "Folder path relative to the root (default: the root itself)" })),
+  path: Type.Optional(Type.String({ description: "Root-relative; default: the root" })),
 });
 
 /** Lists one folder: one element per entry, sorted by name. */
@@ -17,8 +17,7 @@ export function listTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
     description:
-      'List a folder under the root folder, one line per entry sorted by name: <file name="..." size="bytes" path="..."/> or <dir name="..." path="..."/>. ' +
-      "Without path it lists the root.",
+      "List a folder's entries, sorted by name.",
     input,
     annotations: { readOnlyHint: true },
     async execute({ path: requested = "" }) {

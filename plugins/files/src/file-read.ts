@@ -10,9 +10,9 @@ const DEFAULT_READ_LINES = 2000;
 export const MAX_READ_BYTES = 1024 * 1024;
 
 const input = Type.Object({
-  path: Type.String({ description: "File path relative to the root" }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to read, counting from 1 (default 1)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most lines to read (default ${DEFAULT_READ_LINES})` })),
+  path: Type.String({ description: "Root-relative" }),
+  offset: Type.Optional(Type.Integer({ minimum: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 /** Reads a text file a page at a time: at most `limit` lines and 1 MiB, whichever comes first. */
@@ -20,8 +20,8 @@ export function readTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
     description:
-      `Read a text file under the root folder. Answers <file lines="first-last of total"> with the lines, then </file>: at most ${DEFAULT_READ_LINES} lines and 1 MiB at a time, ` +
-      "so read a long file in pages by passing offset (the next line to read) and limit. An image (PNG, JPEG, GIF, WebP) or PDF is attached whole for you to look at.",
+      `Read a text file, at most ${DEFAULT_READ_LINES} lines and 1 MiB a call; page with offset (first line) and limit. ` +
+      "Also reads PNG, JPEG, GIF, WebP and PDF files.",
     input,
     annotations: { readOnlyHint: true },
     async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LINES }, ctx) {

@@ -13,10 +13,10 @@ const DEFAULT_SEARCH_LIMIT = 100;
 const MAX_MATCH_LINE_BYTES = 500;
 
 const input = Type.Object({
-  pattern: Type.String({ description: "Regular expression (JavaScript syntax) to find in each line" }),
-  path: Type.Optional(Type.String({ description: "Folder or file to search, relative to the root (default: the root)" })),
-  glob: Type.Optional(Type.String({ description: 'Only files whose path matches this glob, e.g. "*.ts" or "src/**/*.md"' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Most matches to return (default ${DEFAULT_SEARCH_LIMIT})` })),
+  pattern: Type.String(),
+  path: Type.Optional(Type.String({ description: "Root-relative folder or file; default: the root" })),
+  glob: Type.Optional(Type.String({ description: 'e.g. "*.ts" or "src/**/*.md"' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 /** Regex search over the text files under a folder, one `<match>` per matching line. */
@@ -24,8 +24,8 @@ export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
     description:
-      'Search the text files under the root folder for a regular expression. Answers <search matches="N" files="F"> with one <match path="relative path" line="n">line text</match> per matching line, ' +
-      `in path order; binary files and the .git and node_modules folders are skipped, lines are cut at ${MAX_MATCH_LINE_BYTES} bytes, and truncated="true" says more matches exist than limit.`,
+      `Search text files for a JavaScript regex, line by line; at most limit (default ${DEFAULT_SEARCH_LIMIT}) matching lines. ` +
+      `Skips binary files, .git and node_modules; cuts lines at ${MAX_MATCH_LINE_BYTES} bytes.`,
     input,
     annotations: { readOnlyHint: true },
     async execute({ pattern, path: requested = "", glob, limit = DEFAULT_SEARCH_LIMIT }, ctx) {

@@ -5,7 +5,7 @@ import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
 export function workdirTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
-    description: "Give the absolute path of the root folder every file path is relative to.",
+    description: "Give the absolute path of the root that paths are relative to.",
     input: Type.Object({}),
     annotations: { readOnlyHint: true },
     execute: () => ({ output: root.path }),

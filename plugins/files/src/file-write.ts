@@ -3,15 +3,15 @@ import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
-  path: Type.String({ description: "File path relative to the root" }),
-  content: Type.String({ description: "The whole new content of the file" }),
+  path: Type.String({ description: "Root-relative" }),
+  content: Type.String(),
 });
 
 /** Creates or replaces a file, creating the folders it needs. */
 export function writeTool(root: ConfinedRoot, name: string): Tool<any> {
   return defineTool({
     name,
-    description: "Write a text file under the root folder, replacing it if it exists and creating the folders it needs.",
+    description: "Create or overwrite a text file, creating missing folders.",
     input,
     annotations: { destructiveHint: true },
     async execute({ path: requested, content }) {
