@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
-import { PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
+import { PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger, type PendingAnswer, type ToolResult } from "@weft/sdk";
 import { defined, waitForProcessExit } from "@weft/sdk/testing";
 import { createToolkit } from "./toolkit.js";
 
@@ -59,13 +59,7 @@ describe("createToolkit", () => {
 
   it("answers a tool's pending request through the toolkit's waitFor when the host drives toolkit.execute", async () => {
     const asked: string[] = [];
-    const confirm = defineTool({
-      name: "deploy",
-      description: "Deploy after the user confirms",
-      input: Type.Object({}),
-      execute: (_args, ctx) =>
-        ctx.answer ? { output: `deployed (${ctx.answer.action}: ${String(ctx.answer.content)})` } : { output: "", pending: { kind: "approval", message: "Deploy now?" } },
-    });
+    const confirm = deployTool((answer) => ({ output: `deployed (${answer.action}: ${String(answer.content)})` }));
     const waitFor = async (suspension: { message: string; toolName: string }) => {
       asked.push(`${suspension.toolName}: ${suspension.message}`);
       return { action: "accept" as const, content: "yes" };
@@ -80,15 +74,9 @@ describe("createToolkit", () => {
 
   it("delivers a decline and a failed wait to the tool too, so the source that asked is not left waiting", async () => {
     const heard: string[] = [];
-    const confirm = defineTool({
-      name: "deploy",
-      description: "Deploy after the user confirms",
-      input: Type.Object({}),
-      execute: (_args, ctx) => {
-        if (!ctx.answer) return { output: "", pending: { kind: "approval", message: "Deploy now?" } };
-        heard.push(`${ctx.answer.action}${ctx.answer.reason ? ` (${ctx.answer.reason})` : ""}`);
-        return { output: "the remote task is cancelled" };
-      },
+    const confirm = deployTool((answer) => {
+      heard.push(`${answer.action}${answer.reason ? ` (${answer.reason})` : ""}`);
+      return { output: "the remote task is cancelled" };
     });
     const answers = [async () => ({ action: "decline" as const }), async (): Promise<never> => Promise.reject(new Error("the host went away"))];
     for (const waitFor of answers) {
@@ -202,3 +190,13 @@ describe("createToolkit", () => {
     await toolkit.close();
   });
 });
+
+/** A tool that asks "Deploy now?" and, run again with the host's answer, returns what `answered` makes of it. */
+function deployTool(answered: (answer: PendingAnswer) => ToolResult) {
+  return defineTool({
+    name: "deploy",
+    description: "Deploy after the user confirms",
+    input: Type.Object({}),
+    execute: (_args, ctx) => (ctx.answer ? answered(ctx.answer) : { output: "", pending: { kind: "approval", message: "Deploy now?" } }),
+  });
+}
