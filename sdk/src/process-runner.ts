@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { markedSurvivors, newRunMarker, runMarkerVariable, sweepMarkedProcesses } from "./process-sweep.js";
 
 /** The output cap when none is given: 1 MiB. */
@@ -54,10 +53,12 @@ const PIPE_GRACE_MS = 250;
  * its environment, see `sweepMarkedProcesses`). The call returns within a fraction of a second of the
  * limit whatever holds the pipes; `survivors` names what could not be killed.
  */
-export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const started = performance.now();
   const marker = newRunMarker();
+  // child_process (with net and dgram) loads with the first command, not with every process that loads the sdk.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       resolve({ exitCode: 130, output: "", truncated: false, timedOut: false, aborted: true, durationMs: 0, survivors: [], pipesHeld: false });

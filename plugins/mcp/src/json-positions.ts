@@ -1,4 +1,8 @@
-import { LineCounter, parseDocument, type Node } from "yaml";
+import { createRequire } from "node:module";
+import type { Document, LineCounter, Node } from "yaml";
+
+// yaml (some 70 files) loads when an error first asks for a line, not with every mcp.json read: most are valid.
+const require = createRequire(import.meta.url);
 
 /** A key path into a JSON document: `["mcpServers", "web", "headers", "Authorization"]`. */
 export type JsonPath = (string | number)[];
@@ -15,12 +19,12 @@ export interface JsonPositions {
  * cannot read gives no positions, and errors then name the file alone.
  */
 export function jsonPositions(text: string): JsonPositions {
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const readable = document.errors.length === 0;
+  let parsed: { document: Document; lines: LineCounter } | undefined;
   return {
     at(path) {
-      if (!readable) return undefined;
+      parsed ??= parse(text);
+      const { document, lines } = parsed;
+      if (document.errors.length > 0) return undefined;
       for (let depth = path.length; depth >= 0; depth--) {
         const node = (depth === 0 ? document.contents : document.getIn(path.slice(0, depth), true)) as Node | null | undefined;
         if (node?.range) {
@@ -31,4 +35,10 @@ export function jsonPositions(text: string): JsonPositions {
       return undefined;
     },
   };
+}
+
+function parse(text: string): { document: Document; lines: LineCounter } {
+  const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
+  const lines = new LineCounter();
+  return { document: parseDocument(text, { lineCounter: lines, prettyErrors: false }), lines };
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { WeftError, errorMessage, type PendingAnswer, type WaitFor } from "@weft/sdk";
 import type { AuthorizationRequest } from "./oauth-provider.js";
 
@@ -123,6 +123,8 @@ async function listenForRedirect(request: AuthorizationRequest, server: string):
   const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
   // The race in `signIn` may end without it: an unobserved rejection must not surface.
   code.catch(() => {});
+  // node:http loads with a sign-in: importing it also loads Node's fetch (undici, ~18 ms) in every MCP process.
+  const { createServer } = await import("node:http");
   const listener: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", target);
     if (req.method !== "GET" || url.pathname !== target.pathname) {
