@@ -17,10 +17,12 @@ export interface Awaiting {
  */
 export function awakeableWaitFor(ctx: ObjectContext, steps: JournalEvents): WaitFor {
   return async (suspension) => {
-    // A step of its own, so the caller hears of the request (`tool.pending`) before the turn waits, once.
-    await steps.step("report pending", async () => null);
     const { id, promise } = ctx.awakeable<PendingAnswer>();
     ctx.set<Awaiting>(AWAITING_KEY, { awakeableId: id, suspension });
+    // A step of its own, after the awakeable is known, so the caller hears of the request (`tool.pending`)
+    // once, and only when an answer to it can be taken: a caller that answers as soon as it hears is not
+    // told the session "waits for no answer".
+    await steps.step("report pending", async () => null);
     const answer = await promise;
     ctx.clear(AWAITING_KEY);
     return answer;
