@@ -101,4 +101,13 @@ examples:
       await server.close();
     }
   });
+
+  it("ends quietly when the reader closes the pipe early, as `weft help tools | head -1` does", async () => {
+    const child = spawn(process.execPath, [WEFT_BIN, "help", "tools"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    child.stdout.destroy(); // the reader is gone before weft writes
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  });
 });

@@ -83,5 +83,10 @@ function reportError(error: unknown, { entry, command, json, io, isWeftError }: 
 
 /** The bin's entry: the process's streams and arguments, the exit code set for when the event loop drains. */
 export async function runProcess(): Promise<void> {
+  // A reader that stops early (`weft tools | head`) closes the pipe: that ends the output, not in a crash.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
 }
