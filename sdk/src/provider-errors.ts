@@ -92,6 +92,19 @@ export function networkError(provider: string, url: string, cause: unknown, retr
   return new ProviderError(`request to ${url} failed: ${reason}${retriedNote(retries)}; check baseUrl and that the server is reachable`, { provider, retries }, { cause });
 }
 
+/**
+ * A redirect (3xx with a Location). Provider requests do not follow redirects, so that a request and
+ * the key it carries go only where baseUrl points.
+ */
+export function redirectError(provider: string, status: number, location: string | undefined, retries: number): ProviderError {
+  const where = location === undefined ? "without a Location" : `to ${location}`;
+  return new ProviderError(`HTTP ${status} redirect ${where}; set baseUrl to the address the API answers at (provider requests do not follow redirects)`, {
+    provider,
+    status,
+    retries,
+  });
+}
+
 /** The connection failed while the body was being read: what arrived so far is not a whole reply. */
 export function brokenStreamError(provider: string, cause: unknown, retries: number): ProviderError {
   return new ProviderError(`the connection broke while the reply was streaming (${errorMessage(cause)}); try again`, { provider, retries }, { cause });

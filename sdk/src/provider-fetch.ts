@@ -1,5 +1,18 @@
+import type { IncomingMessage } from "node:http";
 import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, isRetryableStatus, parseRetryAfter, retryDelay, type RetryPolicy } from "./retry-policy.js";
-import { brokenStreamError, htmlPageError, httpStatusError, idleTimeoutError, networkError, notAnObjectError, parseJsonChunk, readProviderFaultText } from "./provider-errors.js";
+import {
+  brokenStreamError,
+  htmlPageError,
+  httpStatusError,
+  idleTimeoutError,
+  networkError,
+  notAnObjectError,
+  parseJsonChunk,
+  readProviderFaultText,
+  redirectError,
+} from "./provider-errors.js";
+import { httpRequest } from "./http-request.js";
+import { IncomingHeaders, type ResponseHeaders } from "./response-headers.js";
 import { isRecord } from "./is-record.js";
 
 /** The default idle timeout: how long a request may go without a byte before it is dropped. */
@@ -15,6 +28,7 @@ export interface ProviderFetchOptions extends Partial<RetryPolicy> {
 }
 
 export interface ProviderRequest {
+  /** An `http:` or `https:` URL. */
   url: string;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
@@ -27,7 +41,7 @@ export interface ProviderRequest {
 /** A successful (2xx) response whose body is read with the idle timeout and abort still in force. */
 export interface ProviderResponse {
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: ResponseHeaders;
   /** How many times the request was retried before this response. */
   readonly retries: number;
   /**
@@ -45,7 +59,11 @@ export interface ProviderResponse {
  * POSTs (or GETs) to a provider with retries: the RETRYABLE_STATUSES and network errors are retried
  * with exponential backoff and jitter, honouring `Retry-After` up to `maxRetryAfterMs` (a longer wait
  * fails at once, naming it); other statuses fail at once with a ProviderError carrying the
- * provider's own message and type. A 2xx HTML page is an error that says what came back.
+ * provider's own message and type. A 2xx HTML page is an error that says what came back, and so is a
+ * redirect (it is not followed).
+ *
+ * The requests go over node:http / node:https with one keep-alive Agent per protocol for the process:
+ * a run's model calls reuse one connection, and an idle connection never keeps the process alive.
  */
 export async function providerFetch(request: ProviderRequest, options: ProviderFetchOptions): Promise<ProviderResponse> {
   const policy: RetryPolicy = {
@@ -56,6 +74,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
   };
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const { signal } = request;
+  const url = providerUrl(options.provider, request.url);
   const init = {
     method: request.method ?? (request.body === undefined ? "GET" : "POST"),
     headers: { ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...request.headers },
@@ -64,9 +83,9 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const connection = new Connection(options.provider, idleTimeoutMs, attempt, signal);
-    let response: Response;
+    let response: IncomingMessage;
     try {
-      response = await connection.waitFor(fetch(request.url, { ...init, signal: connection.signal }));
+      response = await connection.waitFor(httpRequest(url, { ...init, signal: connection.signal }));
     } catch (error) {
       connection.close();
       if (signal?.aborted) throw signal.reason;
@@ -76,37 +95,62 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
       }
       throw connection.idled ? idleTimeoutError(options.provider, idleTimeoutMs, attempt) : networkError(options.provider, request.url, error, attempt);
     }
-    if (response.ok && !isHtml(response.headers)) return connection.respond(response);
-    const retryable = response.ok ? false : isRetryableStatus(response.status);
-    const delay = retryable ? retryDelay(attempt, policy, response.headers) : undefined;
+    const status = response.statusCode ?? 0;
+    const headers = new IncomingHeaders(response.headers);
+    const body = new BodyChunks(connection, response);
+    const ok = status >= 200 && status < 300;
+    if (ok && !isHtml(headers)) return connection.respond(status, headers, body);
+    if (status >= 300 && status < 400) {
+      connection.close();
+      const location = headers.get("location");
+      throw redirectError(options.provider, status, location === null ? undefined : new URL(location, url).href, attempt);
+    }
+    const retryable = ok ? false : isRetryableStatus(status);
+    const delay = retryable ? retryDelay(attempt, policy, headers) : undefined;
     if (delay !== undefined && attempt < policy.maxRetries) {
-      await response.body?.cancel().catch(() => undefined);
       connection.close();
       await abortableSleep(delay, signal);
       continue;
     }
     let text = "";
     try {
-      text = await connection.text(response);
+      text = await readText(body);
     } catch {
       if (signal?.aborted) throw signal.reason;
       // The error body is a nicety: the status alone still makes the error.
     }
-    if (response.ok) throw htmlPageError(options.provider, response.status, text, attempt);
-    const asked = retryable && attempt < policy.maxRetries ? parseRetryAfter(response.headers) : undefined;
-    const hint =
-      asked !== undefined
-        ? retryAfterBeyondCapHint(asked, policy)
-        : response.status === 401
-          ? options.credentialHint
-          : undefined;
-    throw httpStatusError(options.provider, response.status, readProviderFaultText(text), attempt, hint);
+    if (ok) throw htmlPageError(options.provider, status, text, attempt);
+    const asked = retryable && attempt < policy.maxRetries ? parseRetryAfter(headers) : undefined;
+    const hint = asked !== undefined ? retryAfterBeyondCapHint(asked, policy) : status === 401 ? options.credentialHint : undefined;
+    throw httpStatusError(options.provider, status, readProviderFaultText(text), attempt, hint);
   }
+}
+
+/** The request's URL, checked once: a URL that is not http(s) can never succeed, so it is not retried. */
+function providerUrl(provider: string, text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch (error) {
+    throw networkError(provider, text, error, 0);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw networkError(provider, text, new Error(`the protocol ${url.protocol} is not http: or https:`), 0);
+  }
+  return url;
+}
+
+async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /**
  * One attempt's connection: an AbortController fed by the caller's signal and by an idle timer that
- * counts only while we wait on the network (not while the consumer works on a chunk).
+ * counts only while we wait on the network (not while the consumer works on a chunk). Aborting it
+ * destroys the request and its socket.
  *
  * The timer is not re-armed per chunk: a wait records when it began, and the one timer, when it
  * fires, drops the request if the wait under way has lasted the whole timeout, re-arms for the rest
@@ -159,7 +203,10 @@ class Connection {
     this.#waitingSince = -1;
   }
 
-  /** Ends the attempt; `completed`: the body was read to its end, so there is no request left to abort. */
+  /**
+   * Ends the attempt; `completed`: the body was read to its end, so there is no request left to abort
+   * (and its socket has gone back to the Agent for the next request).
+   */
   close(completed = false): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -176,36 +223,23 @@ class Connection {
     return brokenStreamError(this.provider, error, this.retries);
   }
 
-  async text(response: Response): Promise<string> {
-    const decoder = new TextDecoder();
-    let text = "";
-    for await (const chunk of this.#chunks(response)) text += decoder.decode(chunk, { stream: true });
-    return text + decoder.decode();
-  }
-
-  respond(response: Response): ProviderResponse {
-    const connection = this;
+  respond(status: number, headers: ResponseHeaders, body: BodyChunks): ProviderResponse {
+    const { provider, retries } = this;
     return {
-      status: response.status,
-      headers: response.headers,
-      retries: this.retries,
-      chunks: () => connection.#chunks(response),
+      status,
+      headers,
+      retries,
+      chunks: () => body,
       async json() {
-        return parseJsonChunk(connection.provider, await connection.text(response), connection.retries);
+        return parseJsonChunk(provider, await readText(body), retries);
       },
       async jsonObject() {
-        const text = await connection.text(response);
-        const value = parseJsonChunk(connection.provider, text, connection.retries);
-        if (!isRecord(value)) throw notAnObjectError(connection.provider, text, connection.retries);
+        const text = await readText(body);
+        const value = parseJsonChunk(provider, text, retries);
+        if (!isRecord(value)) throw notAnObjectError(provider, text, retries);
         return value;
       },
     };
-  }
-
-  #chunks(response: Response): AsyncGenerator<Uint8Array> {
-    if (response.body) return new BodyChunks(this, response.body.getReader());
-    this.close(true);
-    return new BodyChunks(this, undefined);
   }
 
   #arm(ms: number): void {
@@ -226,25 +260,38 @@ class Connection {
   }
 }
 
-type BodyRead = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+type Waiting = { resolve(result: IteratorResult<Uint8Array, undefined>): void; reject(error: unknown): void };
 const ENDED: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 /** How long a body may go on after its consumer stopped before the request is aborted. */
 const DRAIN_GRACE_MS = 100;
 
 /**
- * A response body's chunks, read straight off the stream's reader: an async generator's own steps
- * (and an await on every value it yields) cost more than the reads themselves on a fast connection.
+ * A response body's chunks, taken from the response's `data` events: each chunk is the Buffer Node
+ * read off the socket (a Uint8Array, not copied). The response flows only while a read waits, so a
+ * slow consumer holds the socket back instead of piling chunks up in memory.
+ *
+ * Made as soon as the headers arrive, so that a connection that fails before anyone reads the body
+ * still has its error seen (and given to the first read).
  */
 class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
   readonly #connection: Connection;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #finished: boolean;
-  #reading = false;
+  readonly #response: IncomingMessage;
+  /** Chunks that arrived while no read waited (the response is paused until the next read). */
+  readonly #arrived: Uint8Array[] = [];
+  #waiting: Waiting | undefined;
+  #flowing = false;
+  #ended = false;
+  #failure: { error: unknown } | undefined;
+  /** The consumer is done with the body: it was read to its end, it failed, or the consumer stopped. */
+  #finished = false;
+  /** Set while a stopped consumer's body is read to its end (see #drain). */
+  #drainTimer: NodeJS.Timeout | undefined;
 
-  constructor(connection: Connection, reader: ReadableStreamDefaultReader<Uint8Array> | undefined) {
+  constructor(connection: Connection, response: IncomingMessage) {
     this.#connection = connection;
-    this.#reader = reader;
-    this.#finished = reader === undefined;
+    this.#response = response;
+    response.on("end", this.#onEnd);
+    response.on("error", this.#onError);
   }
 
   [Symbol.asyncIterator](): this {
@@ -252,77 +299,134 @@ class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
   }
 
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
-    if (this.#finished || !this.#reader) return Promise.resolve(ENDED);
-    this.#reading = true;
+    if (this.#finished) return Promise.resolve(ENDED);
+    const { signal } = this.#connection;
+    if (signal.aborted) return this.#fail(signal.reason);
+    const chunk = this.#arrived.shift();
+    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+    if (this.#ended) {
+      this.#finish(true);
+      return Promise.resolve(ENDED);
+    }
+    if (this.#failure) return this.#fail(this.#failure.error);
     this.#connection.beginWait();
-    return this.#reader.read().then(this.#onRead, this.#onFail);
+    this.#flow();
+    return new Promise((resolve, reject) => (this.#waiting = { resolve, reject }));
   }
-
-  readonly #onRead = (result: BodyRead): IteratorResult<Uint8Array, undefined> => {
-    this.#reading = false;
-    this.#connection.endWait();
-    if (!result.done) return { done: false, value: result.value };
-    this.#finish(true);
-    return ENDED;
-  };
-
-  readonly #onFail = (error: unknown): never => {
-    this.#reading = false;
-    this.#connection.endWait();
-    this.#finish(false);
-    throw this.#connection.readError(error);
-  };
 
   /** Stopping early (break): the consumer is free at once; the connection is closed (or finishes) behind it. */
   return(): Promise<IteratorResult<Uint8Array, undefined>> {
     if (!this.#finished) {
       this.#finished = true;
-      void this.#drain();
+      this.#arrived.length = 0;
+      this.#drain();
     }
     return Promise.resolve(ENDED);
   }
 
   throw(error: unknown): Promise<IteratorResult<Uint8Array, undefined>> {
-    if (!this.#finished) {
-      this.#finished = true;
-      this.#connection.close(false);
-    }
+    if (!this.#finished) this.#finish(false);
     return Promise.reject(error);
   }
 
+  #flow(): void {
+    if (this.#flowing) {
+      this.#response.resume();
+      return;
+    }
+    this.#flowing = true;
+    this.#response.on("data", this.#onData);
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    if (this.#finished) return; // a stopped consumer's body, drained
+    const waiting = this.#takeWaiting();
+    if (waiting) {
+      waiting.resolve({ done: false, value: chunk });
+      return;
+    }
+    this.#arrived.push(chunk);
+    this.#response.pause();
+  };
+
+  readonly #onEnd = (): void => {
+    this.#ended = true;
+    if (this.#finished) {
+      this.#drained(true);
+      return;
+    }
+    const waiting = this.#takeWaiting();
+    if (waiting) {
+      this.#finish(true);
+      waiting.resolve(ENDED);
+    }
+  };
+
+  readonly #onError = (error: unknown): void => {
+    if (this.#ended || this.#failure) return;
+    this.#failure = { error };
+    if (this.#finished) {
+      this.#drained(false);
+      return;
+    }
+    const waiting = this.#takeWaiting();
+    if (waiting) {
+      this.#finish(false);
+      waiting.reject(this.#connection.readError(error));
+    }
+  };
+
+  #takeWaiting(): Waiting | undefined {
+    const waiting = this.#waiting;
+    if (waiting) {
+      this.#waiting = undefined;
+      this.#connection.endWait();
+    }
+    return waiting;
+  }
+
+  #fail(error: unknown): Promise<never> {
+    this.#finish(false);
+    return Promise.reject(this.#connection.readError(error));
+  }
+
   #finish(completed: boolean): void {
-    if (this.#finished) return;
     this.#finished = true;
     this.#connection.close(completed);
   }
 
   /**
    * A consumer stops early mostly at the protocol's last event (`[DONE]`, `message_stop`), with the
-   * body's end a moment behind: reading up to it spares aborting a request that is in fact complete
-   * (an exception and an event dispatch a call). A body that goes on past DRAIN_GRACE_MS is aborted.
+   * body's end a moment behind: reading up to it lets the Agent reuse the connection for the next
+   * request. A body that goes on past DRAIN_GRACE_MS is aborted, and so is one whose read was still
+   * waiting when the consumer stopped.
    */
-  async #drain(): Promise<void> {
-    const reader = this.#reader;
-    if (this.#reading || !reader) {
+  #drain(): void {
+    const waiting = this.#takeWaiting();
+    if (waiting) {
+      waiting.resolve(ENDED);
       this.#connection.close(false);
       return;
     }
-    const timer = setTimeout(() => this.#connection.close(false), DRAIN_GRACE_MS);
-    try {
-      while (!(await reader.read()).done);
-      this.#connection.close(true);
-    } catch {
-      this.#connection.close(false);
-    } finally {
-      clearTimeout(timer);
+    if (this.#ended || this.#failure) {
+      this.#connection.close(this.#ended);
+      return;
     }
+    this.#drainTimer = setTimeout(() => this.#connection.close(false), DRAIN_GRACE_MS);
+    this.#drainTimer.unref();
+    this.#flow();
+  }
+
+  #drained(completed: boolean): void {
+    clearTimeout(this.#drainTimer);
+    this.#connection.close(completed);
   }
 }
 
 function noop(): void {}
 
 /** An API answers JSON or a stream; an HTML page is a proxy, a login portal or a wrong baseUrl. */
-function isHtml(headers: Headers): boolean {
+function isHtml(headers: ResponseHeaders): boolean {
   return headers.get("content-type")?.toLowerCase().includes("text/html") ?? false;
 }
 
@@ -334,4 +438,3 @@ export function retryAfterBeyondCapHint(askedMs: number, policy: Pick<RetryPolic
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
-

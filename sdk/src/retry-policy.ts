@@ -1,3 +1,5 @@
+import type { ResponseHeaders } from "./response-headers.js";
+
 /** When and how long a provider request waits before it is sent again. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 3). */
@@ -30,7 +32,7 @@ export function isRetryableStatus(status: number): boolean {
  * What the server asked for, in ms: `retry-after-ms` (OpenAI), else `Retry-After` as seconds or an
  * HTTP date. Undefined when absent or unreadable; a date in the past gives 0.
  */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: ResponseHeaders, now: number = Date.now()): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {
     const value = Number(ms);
@@ -48,7 +50,7 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
  * `maxRetryAfterMs`; beyond it undefined: do not retry), else exponential backoff with jitter
  * (between half and all of `baseDelayMs * 2^attempt`), never more than `maxDelayMs`.
  */
-export function retryDelay(attempt: number, policy: RetryPolicy, headers?: Headers, random: () => number = Math.random): number | undefined {
+export function retryDelay(attempt: number, policy: RetryPolicy, headers?: ResponseHeaders, random: () => number = Math.random): number | undefined {
   const asked = headers ? parseRetryAfter(headers) : undefined;
   if (asked !== undefined) return asked <= policy.maxRetryAfterMs ? asked : undefined;
   return backoffDelay(attempt, policy, random);

@@ -1,0 +1,56 @@
+import type { Agent, IncomingMessage, RequestOptions, ClientRequest } from "node:http";
+
+/** How long an idle kept-alive connection stays open (less, when the server announces a shorter `Keep-Alive: timeout`). */
+const IDLE_SOCKET_MS = 5_000;
+
+export interface HttpRequestInit {
+  method: string;
+  headers: Record<string, string>;
+  /** Sent with its `content-length`. */
+  body?: string;
+  /** Aborting destroys the request and its connection, at any point. */
+  signal: AbortSignal;
+}
+
+interface Transport {
+  request(url: URL, options: RequestOptions): ClientRequest;
+  agent: Agent;
+}
+
+/**
+ * One transport per protocol, loaded on the first request: node:https alone costs ~6 ms to import,
+ * which a process that never calls a provider (`weft --help`) should not pay.
+ *
+ * Each has one keep-alive Agent for the process, so a run's model calls share their connection. Node
+ * unrefs a socket while it is idle in the pool, so an idle connection never keeps the process alive.
+ */
+const transports = new Map<string, Promise<Transport>>();
+
+function transport(protocol: string): Promise<Transport> {
+  let loaded = transports.get(protocol);
+  if (!loaded) {
+    loaded = protocol === "https:" ? import("node:https").then(keepAlive) : import("node:http").then(keepAlive);
+    transports.set(protocol, loaded);
+  }
+  return loaded;
+}
+
+function keepAlive(module: typeof import("node:http") | typeof import("node:https")): Transport {
+  return { request: module.request, agent: new module.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) };
+}
+
+/**
+ * Sends one request over node:http or node:https (`url` must be one of the two) and resolves with
+ * the response once its headers arrive, its body not yet read; rejects on a network error or abort.
+ */
+export async function httpRequest(url: URL, init: HttpRequestInit): Promise<IncomingMessage> {
+  const { request, agent } = await transport(url.protocol);
+  return new Promise((resolve, reject) => {
+    const headers = init.body === undefined ? init.headers : { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) };
+    const sent = request(url, { method: init.method, headers, agent, signal: init.signal });
+    sent.once("response", resolve);
+    // Kept for the request's life: a late error (an abort while the body streams) must find a listener.
+    sent.on("error", reject);
+    sent.end(init.body);
+  });
+}
