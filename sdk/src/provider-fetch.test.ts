@@ -1,6 +1,13 @@
-import { createServer as createHttpServer, type ServerResponse } from "node:http";
-import { createServer } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, isAbortError } from "./errors.js";
 import { providerFetch, type ProviderFetchOptions } from "./provider-fetch.js";
 import { useScriptedServer } from "./testing/scripted-server.js";
@@ -27,18 +34,90 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+interface PacedServer {
+  url: string;
+  /** Every connection the server accepted, in order; `destroyed` once it has closed. */
+  sockets: Socket[];
+  close(): Promise<void>;
+}
+
 /** A real HTTP server on 127.0.0.1 whose one handler the test writes itself, for replies paced by the test. */
-async function startPacedServer(handle: (res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createHttpServer((_req, res) => handle(res));
+function startPacedServer(handle: (res: ServerResponse, req: IncomingMessage) => void): Promise<PacedServer> {
+  return listen(
+    createHttpServer((req, res) => handle(res, req)),
+    "http",
+  );
+}
+
+async function listen(server: Server, protocol: "http" | "https"): Promise<PacedServer> {
+  const sockets: Socket[] = [];
+  server.on("connection", (socket: Socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${protocol}://127.0.0.1:${port}`,
+    sockets,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Answers each request with `{"n": <its number>}` once its body has arrived. */
+function countingReplies(): (res: ServerResponse, req: IncomingMessage) => void {
+  let n = 0;
+  return (res, req) => {
+    req.resume();
+    req.once("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ n: ++n }));
+    });
+  };
+}
+
+const providerEntry = fileURLToPath(new URL("../dist/provider/index.js", import.meta.url));
+
+/**
+ * What a child process runs (a CLI's model calls): `times` requests to `url`, one after another;
+ * then, when its event loop has nothing left to wait for (the moment Node would exit), one more.
+ * It prints the replies as JSON. The server seeing all of them on one connection proves the
+ * connection was still open, kept for reuse, when the process was free to exit.
+ */
+const CHILD_SCRIPT = `
+import { providerFetch } from ${JSON.stringify(pathToFileURL(providerEntry).href)};
+const [url, times] = process.argv.slice(1);
+const replies = [];
+const call = async (i) => replies.push(await (await providerFetch({ url, body: { i } }, { provider: "child", maxRetries: 0 })).json());
+const report = (error) => console.log(JSON.stringify(error ? { error: error.message } : { replies }));
+try {
+  for (let i = 0; i < Number(times); i++) await call(i);
+} catch (error) {
+  report(error);
+  process.exit();
+}
+let idle = false;
+process.on("beforeExit", () => {
+  if (idle) return;
+  idle = true;
+  call(times).then(() => report(), report);
+});
+`;
+
+/** Runs CHILD_SCRIPT; resolves with what it printed and its exit code. */
+async function runProviderChild(url: string, times: number, env: NodeJS.ProcessEnv): Promise<{ result: unknown; code: number | null }> {
+  if (!existsSync(providerEntry)) throw new Error(`${providerEntry} is missing: build the sdk first (npm run build)`);
+  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD_SCRIPT, url, String(times)], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: child.stdout })) lines.push(line);
+  return { result: JSON.parse(defined(lines[0], "the child's output")), code: await exited };
+}
+
+/** The environment without the shell's extra CA bundle (it slows every node start), plus `extra`. */
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...env } = process.env;
+  return { ...env, ...extra };
 }
 
 /** A port on 127.0.0.1 where nothing listens. */
@@ -278,5 +357,199 @@ describe("providerFetch", () => {
     const error = await rejection(readAll(response.chunks()));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toMatch(/^test: the connection broke while the reply was streaming \(.+\); try again$/);
+  });
+});
+
+describe("providerFetch's requests", () => {
+  const server = useScriptedServer(beforeEach, afterEach);
+
+  it("sends the JSON body with its content-length in bytes", async () => {
+    server.reply(json(200, {}));
+    await (await providerFetch({ url: server.url, body: { text: "héllo ☃" } }, fast)).json();
+    const request = defined(server.requests[0]);
+    expect(request.body).toBe('{"text":"héllo ☃"}');
+    expect(request.headers["content-length"]).toBe(String(Buffer.byteLength(request.body)));
+  });
+
+  it("reads the response's headers by any case, a repeated one joined", async () => {
+    const paced = await startPacedServer((res) => {
+      res.setHeader("content-type", "application/json");
+      res.setHeader("x-request-id", "req_1");
+      res.setHeader("x-ratelimit-note", ["a", "b"]);
+      res.end("{}");
+    });
+    try {
+      const response = await providerFetch({ url: paced.url, body: {} }, fast);
+      await response.json();
+      expect(response.headers.get("X-Request-Id")).toBe("req_1");
+      expect(response.headers.get("x-ratelimit-note")).toBe("a, b");
+      expect(response.headers.get("x-absent")).toBeNull();
+      expect([response.headers.has("Content-Type"), response.headers.has("x-absent")]).toEqual([true, false]);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it("sends nothing when the signal was aborted before the call", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("user gave up"));
+    await expect(providerFetch({ url: server.url, body: {}, signal: controller.signal }, fast)).rejects.toThrow("user gave up");
+    server.reply(json(200, { ok: true }));
+    await (await providerFetch({ url: server.url, body: {} }, fast)).json();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("stops waiting for the headers when aborted, and closes the connection", async () => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const paced = await startPacedServer(() => arrived()); // never answers
+    try {
+      const controller = new AbortController();
+      const pending = providerFetch({ url: paced.url, body: {}, signal: controller.signal }, fast);
+      await requestArrived;
+      const socket = defined(paced.sockets[0], "the request's connection");
+      const closed = new Promise((resolve) => socket.once("close", resolve));
+      controller.abort(new Error("user gave up"));
+      await expect(pending).rejects.toThrow("user gave up");
+      await closed;
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it("fails a redirect without following it, naming where it points", async () => {
+    let requests = 0;
+    const paced = await startPacedServer((res) => {
+      requests++;
+      res.writeHead(307, { location: "/v2/chat/completions" });
+      res.end();
+    });
+    try {
+      const error = await rejection(providerFetch({ url: `${paced.url}/v1/chat/completions`, body: {} }, fast));
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ status: 307, retries: 0 });
+      expect((error as Error).message).toBe(
+        `test: HTTP 307 redirect to ${paced.url}/v2/chat/completions; set baseUrl to the address the API answers at (provider requests do not follow redirects)`,
+      );
+      expect(requests).toBe(1);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it("fails at once on a URL that is not http(s)", async () => {
+    expect(((await rejection(providerFetch({ url: "ftp://example.com/v1", body: {} }, fast))) as Error).message).toBe(
+      "test: request to ftp://example.com/v1 failed: the protocol ftp: is not http: or https:; check baseUrl and that the server is reachable",
+    );
+    expect(((await rejection(providerFetch({ url: "localhost:11434/api/chat", body: {} }, fast))) as Error).message).toBe(
+      "test: request to localhost:11434/api/chat failed: the protocol localhost: is not http: or https:; check baseUrl and that the server is reachable",
+    );
+    expect(((await rejection(providerFetch({ url: "/v1/messages", body: {} }, fast))) as Error).message).toBe(
+      "test: request to /v1/messages failed: Invalid URL; check baseUrl and that the server is reachable",
+    );
+  });
+});
+
+describe("providerFetch's connections", () => {
+  let server: PacedServer;
+  beforeEach(async () => {
+    server = await startPacedServer(countingReplies());
+  });
+  afterEach(() => server.close());
+
+  it("reuses one kept-alive connection for requests one after another", async () => {
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await (await providerFetch({ url: server.url, body: { i } }, fast)).json());
+    replies.push(JSON.parse(await readAll((await providerFetch({ url: server.url, body: {} }, fast)).chunks())));
+    expect(replies).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it("lets a process exit while its connection idles in the pool", async () => {
+    const run = await runProviderChild(`${server.url}/v1/chat`, 2, childEnv());
+    expect(run).toEqual({ result: { replies: [{ n: 1 }, { n: 2 }, { n: 3 }] }, code: 0 });
+    // The third request, sent when Node had nothing left to wait for, found the connection still open.
+    expect(server.sockets).toHaveLength(1);
+  });
+});
+
+describe("providerFetch's connection after an abort mid-body", () => {
+  it("destroys the aborted connection and opens a new one for the next request", async () => {
+    let requests = 0;
+    const paced = await startPacedServer((res, req) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (++requests === 1) res.write("data: first\n\n"); // and hangs
+      else res.end("data: second\n\n");
+    });
+    try {
+      const controller = new AbortController();
+      const response = await providerFetch({ url: paced.url, body: {}, signal: controller.signal }, fast);
+      const socket = defined(paced.sockets[0], "the first connection");
+      const closed = new Promise((resolve) => socket.once("close", resolve));
+      const error = await rejection(
+        (async () => {
+          for await (const _ of response.chunks()) controller.abort();
+        })(),
+      );
+      expect(isAbortError(error)).toBe(true);
+      await closed;
+      expect(await readAll((await providerFetch({ url: paced.url, body: {} }, fast)).chunks())).toBe("data: second\n\n");
+      expect(paced.sockets).toHaveLength(2);
+    } finally {
+      await paced.close();
+    }
+  });
+});
+
+describe("providerFetch over https", () => {
+  let folder: string;
+  let certFile: string;
+  let server: PacedServer;
+  beforeAll(async () => {
+    // A self-signed certificate for 127.0.0.1, made with Debian's openssl for this run only.
+    folder = mkdtempSync(join(tmpdir(), "weft-https-"));
+    certFile = join(folder, "cert.pem");
+    const keyFile = join(folder, "key.pem");
+    execFileSync("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+    ], { stdio: "ignore" });
+    const tls = { key: readFileSync(keyFile), cert: readFileSync(certFile) };
+    const reply = countingReplies();
+    server = await listen(
+      createHttpsServer(tls, (req, res) => reply(res, req)),
+      "https",
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("trusts the CA a user gives in NODE_EXTRA_CA_CERTS, and keeps the connection alive", async () => {
+    const run = await runProviderChild(`${server.url}/v1/messages`, 2, childEnv({ NODE_EXTRA_CA_CERTS: certFile }));
+    expect(run).toEqual({ result: { replies: [{ n: 1 }, { n: 2 }, { n: 3 }] }, code: 0 });
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it("refuses a certificate no trusted CA signed, naming why", async () => {
+    const error = await rejection(providerFetch({ url: `${server.url}/v1/messages`, body: {} }, { ...fast, maxRetries: 0 }));
+    expect((error as Error).message).toBe(`test: request to ${server.url}/v1/messages failed: self-signed certificate; check baseUrl and that the server is reachable`);
   });
 });
