@@ -50,7 +50,18 @@ export async function httpRequest(url: URL, init: HttpRequestInit): Promise<Inco
     const sent = request(url, { method: init.method, headers, agent, signal: init.signal });
     sent.once("response", resolve);
     // Kept for the request's life: a late error (an abort while the body streams) must find a listener.
-    sent.on("error", reject);
+    sent.on("error", (error) => {
+      // A kept-alive connection the server closed as it was being reused: the server hung up before
+      // answering, so the request is sent again on a new connection (Node's documented remedy), not
+      // counted as a retry. A pool of such connections drains one by one: each failed one is destroyed.
+      if (sent.reusedSocket && isConnectionReset(error) && !init.signal.aborted) resolve(httpRequest(url, init));
+      else reject(error);
+    });
     sent.end(init.body);
   });
+}
+
+/** The errors of a connection that closed under a request: a reset, or a close before any answer. */
+function isConnectionReset(error: unknown): boolean {
+  return error instanceof Error && "code" in error && (error.code === "ECONNRESET" || error.code === "EPIPE");
 }

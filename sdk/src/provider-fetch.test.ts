@@ -371,6 +371,13 @@ describe("providerFetch's requests", () => {
     expect(request.headers["content-length"]).toBe(String(Buffer.byteLength(request.body)));
   });
 
+  it("says it is weft in user-agent, unless the request names its own", async () => {
+    server.reply(json(200, {}), json(200, {}));
+    await (await providerFetch({ url: server.url }, fast)).json();
+    await (await providerFetch({ url: server.url, headers: { "User-Agent": "my-app/1.0" } }, fast)).json();
+    expect(server.requests.map((request) => request.headers["user-agent"])).toEqual(["weft", "my-app/1.0"]);
+  });
+
   it("reads the response's headers by any case, a repeated one joined", async () => {
     const paced = await startPacedServer((res) => {
       res.setHeader("content-type", "application/json");
@@ -463,6 +470,27 @@ describe("providerFetch's connections", () => {
     replies.push(JSON.parse(await readAll((await providerFetch({ url: server.url, body: {} }, fast)).chunks())));
     expect(replies).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
     expect(server.sockets).toHaveLength(1);
+  });
+
+  it("sends a request again on a new connection when the server hung up the kept-alive one as it was reused", async () => {
+    let served = 0;
+    const paced = await startPacedServer((res, req) => {
+      req.resume();
+      // The first connection's second request finds the server gone, as when its idle timeout ends just then.
+      if (req.socket === paced.sockets[0] && served++ > 0) return void req.socket.destroy();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ served }));
+    });
+    try {
+      const once = { ...fast, maxRetries: 0 };
+      expect(await (await providerFetch({ url: paced.url, body: {} }, once)).json()).toEqual({ served: 1 });
+      const again = await providerFetch({ url: paced.url, body: {} }, once);
+      expect(await again.json()).toEqual({ served: 2 });
+      expect(again.retries).toBe(0);
+      expect(paced.sockets).toHaveLength(2);
+    } finally {
+      await paced.close();
+    }
   });
 
   it("lets a process exit while its connection idles in the pool", async () => {

@@ -18,6 +18,9 @@ import { isRecord } from "./is-record.js";
 /** The default idle timeout: how long a request may go without a byte before it is dropped. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
+/** Sent unless the request names its own (fetch sent `node`; some gateways refuse a request without one). */
+const USER_AGENT = "weft";
+
 export interface ProviderFetchOptions extends Partial<RetryPolicy> {
   /** The provider id, for error messages. */
   provider: string;
@@ -77,7 +80,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
   const url = providerUrl(options.provider, request.url);
   const init = {
     method: request.method ?? (request.body === undefined ? "GET" : "POST"),
-    headers: { ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...request.headers },
+    headers: { "user-agent": USER_AGENT, ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...request.headers },
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
   };
   for (let attempt = 0; ; attempt++) {
