@@ -223,7 +223,7 @@ class Connection {
   readError(error: unknown): unknown {
     if (this.outer?.aborted) return this.outer.reason;
     if (this.idled) return idleTimeoutError(this.provider, this.idleTimeoutMs, this.retries);
-    return brokenStreamError(this.provider, error, this.retries);
+    return brokenStreamError(this.provider, cutShort(error), this.retries);
   }
 
   respond(status: number, headers: ResponseHeaders, body: BodyChunks): ProviderResponse {
@@ -427,6 +427,11 @@ class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
 }
 
 function noop(): void {}
+
+/** Node reports a body whose connection closed before its end as `Error: aborted`, which would read as if someone had stopped it. */
+function cutShort(error: unknown): unknown {
+  return error instanceof Error && error.message === "aborted" ? new Error("closed before the reply ended", { cause: error }) : error;
+}
 
 /** An API answers JSON or a stream; an HTML page is a proxy, a login portal or a wrong baseUrl. */
 function isHtml(headers: ResponseHeaders): boolean {
