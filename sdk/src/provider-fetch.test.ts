@@ -427,8 +427,7 @@ describe("providerFetch's requests", () => {
   it("fails a redirect without following it, naming where it points", async () => {
     let requests = 0;
     const paced = await startPacedServer((res) => {
-      requests++;
-      res.writeHead(307, { location: "/v2/chat/completions" });
+      res.writeHead(307, { location: ++requests === 1 ? "/v2/chat/completions" : "http://[unreadable" });
       res.end();
     });
     try {
@@ -439,6 +438,8 @@ describe("providerFetch's requests", () => {
         `test: HTTP 307 redirect to ${paced.url}/v2/chat/completions; set baseUrl to the address the API answers at (provider requests do not follow redirects)`,
       );
       expect(requests).toBe(1);
+      // A Location that is no URL is named as it came.
+      expect(((await rejection(providerFetch({ url: paced.url, body: {} }, fast))) as Error).message).toMatch(/^test: HTTP 307 redirect to http:\/\/\[unreadable; /);
     } finally {
       await paced.close();
     }

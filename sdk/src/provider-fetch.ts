@@ -105,8 +105,7 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
     if (ok && !isHtml(headers)) return connection.respond(status, headers, body);
     if (status >= 300 && status < 400) {
       connection.close();
-      const location = headers.get("location");
-      throw redirectError(options.provider, status, location === null ? undefined : new URL(location, url).href, attempt);
+      throw redirectError(options.provider, status, redirectTarget(headers.get("location"), url), attempt);
     }
     const retryable = ok ? false : isRetryableStatus(status);
     const delay = retryable ? retryDelay(attempt, policy, headers) : undefined;
@@ -141,6 +140,12 @@ function providerUrl(provider: string, text: string): URL {
     throw networkError(provider, text, new Error(`the protocol ${url.protocol} is not http: or https:`), 0);
   }
   return url;
+}
+
+/** Where a redirect points, as an absolute URL when it can be read as one (a Location may be relative). */
+function redirectTarget(location: string | null, from: URL): string | undefined {
+  if (location === null) return undefined;
+  return URL.canParse(location, from.href) ? new URL(location, from).href : location;
 }
 
 async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
