@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command (default: the session store tests) against a throwaway PostgreSQL cluster:
-# installs Debian's postgresql package when its binaries are missing, starts a cluster in a temp
+# installs Debian's postgresql package (and openssl, for the TLS tests) when missing, starts a cluster in a temp
 # folder on a free port of 127.0.0.1 (as the postgres user: initdb refuses root), exports
 # WEFT_TEST_POSTGRES_URL for the tests, and stops the cluster afterwards, whatever the outcome.
 set -euo pipefail
@@ -8,13 +8,17 @@ set -euo pipefail
 find_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 
 BIN="$(find_bin)"
-if [ -z "$BIN" ] || [ ! -x "$BIN/initdb" ]; then
+missing=()
+if [ -z "$BIN" ] || [ ! -x "$BIN/initdb" ]; then missing+=(postgresql); fi
+# The main suite's TLS tests (sdk provider-fetch) make their certificate with openssl.
+command -v openssl >/dev/null || missing+=(openssl)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    echo "ci-postgres: PostgreSQL is not installed and installing it needs root (apt-get install -y postgresql)" >&2
+    echo "ci-postgres: ${missing[*]} not installed and installing needs root (apt-get install -y ${missing[*]})" >&2
     exit 1
   fi
   apt-get update
-  DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
   BIN="$(find_bin)"
 fi
 
