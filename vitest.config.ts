@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@weft\/sdk\/typebox$/, replacement: `${root}sdk/src/typebox.ts` },
       { find: /^@weft\/sdk\/provider$/, replacement: `${root}sdk/src/provider/index.ts` },
       { find: /^@weft\/sdk$/, replacement: `${root}sdk/src/index.ts` },
+      { find: /^@weft\/core\/project$/, replacement: `${root}core/src/project.ts` },
       { find: /^@weft\/core$/, replacement: `${root}core/src/index.ts` },
       { find: /^@weft\/testing$/, replacement: `${root}testing/src/index.ts` },
       { find: /^@weft\/(otel|mcp-server)$/, replacement: `${root}plugins/$1/src/index.ts` },

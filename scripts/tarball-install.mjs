@@ -1,11 +1,11 @@
 // The packages as users get them: the tarballs of `npm run pack` installed with a plain `npm install`
 // into a project outside the workspace (no workspace links), and there the root README's library
-// example, `npx weft --version`, `weft init`, `weft tools`, and `weft new-plugin` with its own test;
+// example, `npx weft --version`, `weft init`, `weft tools` (also over MCP), and `weft new-plugin` with its own test;
 // then @weft/core alone, and @weft/toolkit alone (with only the @weft packages it depends on).
 // Usage: node scripts/tarball-install.mjs <tarball folder>. Exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runnableBlocks } from "./readme-blocks.mjs";
@@ -19,9 +19,9 @@ const cleanup = [app];
 assert.ok(!app.startsWith(ROOT), "the project must be outside the workspace");
 // Only PATH and HOME: nothing of the workspace (npm_config_*, NODE_PATH) may leak into the install.
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };
-const sh = (command, args, cwd = app) => {
+const sh = (command, args, cwd = app, extraEnv = {}) => {
   console.error(`$ ${[command, ...args].join(" ")}   (in ${cwd})`);
-  return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return execFileSync(command, args, { cwd, env: { ...env, ...extraEnv }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 };
 
 try {
@@ -48,6 +48,16 @@ try {
   assert.equal(sh("npx", ["weft", "--version"]), `${version}\n`);
   assert.equal(sh("npx", ["weft", "init"]), `wrote ${app}/weft.config.yaml and ${app}/weft.config.schema.json\nnext: weft tools, then weft run "<prompt>"\n`);
   assert.match(sh("npx", ["weft", "tools"]), /^bash +builtin:@weft\/plugin-shell .*\n10 tools\n$/ms);
+  // The MCP plugin carries the official client bundled in its dist: from its tarball it starts weft's own
+  // MCP server (`weft mcp serve`, on the official server SDK) over stdio and lists that project's tools.
+  const client = path.join(app, "mcp-client");
+  mkdirSync(client);
+  writeFileSync(
+    path.join(client, "weft.config.yaml"),
+    `mcp:\n  mcpServers:\n    self:\n      command: npx\n      args: [weft, mcp, serve, --config, ${JSON.stringify(path.join(app, "weft.config.yaml"))}]\n`,
+  );
+  // The config starts a command, so it needs trust; WEFT_TRUST_ALL keeps the user's trust store untouched.
+  assert.match(sh("npx", ["weft", "tools"], client, { WEFT_TRUST_ALL: "1" }), /^self__bash +mcp:self .*\n10 tools\n$/ms);
 
   sh("npx", ["weft", "new-plugin", "greeter"]);
   const pack = path.join(app, "weft-plugin-greeter");

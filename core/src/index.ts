@@ -1,13 +1,4 @@
-export { createKernel, type KernelOptions } from "./kernel.js";
-export { DEFAULT_TOOL_TIMEOUT_MS } from "./tool-executor.js";
-export { PluginOptionsError, type OptionProblem } from "./plugin-options-error.js";
-export { loadProject, readProjectConfig, type LoadProjectOptions, type Project } from "./config/load-project.js";
-export { findConfigFile, CONFIG_FILE_NAMES } from "./config/find-config.js";
-export { configSchema, type ConfigSchemaOptions } from "./config/config-schema.js";
-export { settingOrigins, type SettingOrigin } from "./config/setting-origins.js";
-export { projectMcpJson, PROJECT_MCP_JSON } from "./config/project-mcp-json.js";
-export { importPlugin, pluginCandidates, type ResolvedPlugin } from "./config/plugin-resolver.js";
-export type { ProjectConfig, PluginEntry } from "./config/project-config.js";
+export * from "./project.js";
 export { createAgent, type Agent, type AgentOptions, type AgentEvent, type KernelHost, type SessionOptions, type TurnOptions } from "./agent/agent.js";
 export { SUBAGENT_TASK_SCHEMA, subagentTool, type AgentToolOptions, type SubagentRunner } from "./agent/subagent-tool.js";
 export { localAgents, type LocalAgentConfig } from "./agent/local-agents.js";
@@ -24,13 +15,5 @@ export { fileSessionStore } from "./agent/file-session-store.js";
 export { versionedSessionStore } from "./agent/versioned-session-store.js";
 export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";
 export { consoleFeedback, type ConsoleFeedbackOptions } from "./agent/console-feedback.js";
-export { coreBuiltins } from "./builtins/core-builtins.js";
-export { questionTool } from "./builtins/question.js";
-export { todowriteTool } from "./builtins/todowrite.js";
-export { renderTodos, type TodoItem, type TodoList } from "./builtins/todo-list.js";
-export { createToolkit, type Toolkit } from "./toolkit/toolkit.js";
-export type { ToolkitOptions, ToolkitCoreOptions, PluginSpec } from "./toolkit/toolkit-options.js";
 // Defined in the provider kit; re-exported for applications that run their own loop.
 export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "@weft/sdk/provider";
-export { ensureProjectTrusted, trustRequest, type TrustOptions, type TrustRequest } from "./config/project-trust.js";
-export { addTrust, readTrust, revokeTrust, trustStoreFile, type TrustEntry } from "./config/trust-store.js";

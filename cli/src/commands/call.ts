@@ -1,4 +1,4 @@
-import { loadProject } from "@weft/core";
+import { loadProject } from "@weft/core/project";
 import { errorMessage, isRecord } from "@weft/sdk";
 import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG } from "../common-flags.js";

@@ -1,4 +1,4 @@
-import { configSchema } from "@weft/core";
+import { configSchema } from "@weft/core/project";
 import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG } from "../common-flags.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { configSchema } from "@weft/core";
+import { configSchema } from "@weft/core/project";
 import { defineCommand, type CommandIO } from "../command.js";
 import { LineReader } from "../terminal/line-reader.js";
 import { isTerminal } from "../terminal/terminal-capabilities.js";

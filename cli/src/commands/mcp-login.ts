@@ -1,4 +1,4 @@
-import { loadProject } from "@weft/core";
+import { loadProject } from "@weft/core/project";
 import { isRecord, type McpServerStatus, type PendingAnswer, type Suspension, type WaitFor } from "@weft/sdk";
 import { UsageError, type CommandIO } from "../command.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { loadProject } from "@weft/core";
+import { loadProject } from "@weft/core/project";
 import { serveHttp, serveStdio } from "@weft/mcp-server";
 import { UsageError, type CommandIO, type FlagSpec } from "../command.js";
 

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { findConfigFile, loadProject, PROJECT_MCP_JSON } from "@weft/core";
+import { findConfigFile, loadProject, PROJECT_MCP_JSON } from "@weft/core/project";
 import { defineCommand, UsageError, type CommandIO } from "../command.js";
 import { addMcpServer, serverSettings, type McpServerEntry } from "../mcp-json-file.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";

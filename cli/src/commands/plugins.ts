@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { loadProject, settingOrigins, type SettingOrigin } from "@weft/core";
+import { loadProject, settingOrigins, type SettingOrigin } from "@weft/core/project";
 import { defineCommand } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { formatTable } from "../table.js";

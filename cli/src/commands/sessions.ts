@@ -1,5 +1,5 @@
 import path from "node:path";
-import { findConfigFile, readProjectConfig } from "@weft/core";
+import { findConfigFile, readProjectConfig } from "@weft/core/project";
 import { openSessionStore, type SessionStoreConfig } from "@weft/sessions";
 import { UsageError, defineCommand, type CommandIO } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";

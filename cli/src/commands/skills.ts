@@ -1,5 +1,5 @@
 import path from "node:path";
-import { findConfigFile, readProjectConfig } from "@weft/core";
+import { findConfigFile, readProjectConfig } from "@weft/core/project";
 import { listSkills, validateSkill, type SkillCollectionOptions } from "@weft/plugin-skills";
 import { defineCommand, UsageError } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";

@@ -1,4 +1,4 @@
-import { loadProject } from "@weft/core";
+import { loadProject } from "@weft/core/project";
 import { defineCommand } from "../command.js";
 import { CONFIG_FLAG, JSON_FLAG } from "../common-flags.js";
 import { mcpProgress } from "../terminal/mcp-progress.js";

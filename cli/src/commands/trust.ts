@@ -1,5 +1,5 @@
 import path from "node:path";
-import { addTrust, findConfigFile, readProjectConfig, readTrust, revokeTrust, trustRequest } from "@weft/core";
+import { addTrust, findConfigFile, readProjectConfig, readTrust, revokeTrust, trustRequest } from "@weft/core/project";
 import { UsageError, defineCommand } from "../command.js";
 import { CONFIG_FLAG } from "../common-flags.js";
 

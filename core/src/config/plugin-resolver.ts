@@ -32,6 +32,11 @@ export async function importPlugin(name: string, fromDir: string): Promise<Resol
       `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}. Install it: npm install ${install}`,
     );
   }
+  return importPluginFrom(name, from);
+}
+
+/** Imports the plugin `name` resolved to (a file URL from `resolvePluginUrl`). */
+export async function importPluginFrom(name: string, from: string): Promise<ResolvedPlugin> {
   let module: { default?: AnyPlugin };
   try {
     module = await import(from);

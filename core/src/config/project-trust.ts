@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolve as resolveSpecifier } from "import-meta-resolve";
 import { WeftError, isRecord } from "@weft/sdk";
@@ -83,6 +82,8 @@ export async function ensureProjectTrusted(configFile: string, config: ProjectCo
 }
 
 async function askOnTerminal(question: string): Promise<boolean> {
+  // Imported when a question is asked: every start that finds its project trusted skips loading readline.
+  const { createInterface } = await import("node:readline/promises");
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await terminal.question(question)).trim());

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertPluginsInstalled } from "./missing-plugins.js";
 
@@ -24,6 +25,8 @@ describe("assertPluginsInstalled", () => {
 
   it("counts a plugin installed in any of the folders as present", () => {
     const workspace = path.resolve(import.meta.dirname, "../../..");
-    expect(() => assertPluginsInstalled([{ name: "shell" }, { name: "files" }], [empty, workspace])).not.toThrow();
+    const installed = assertPluginsInstalled([{ name: "shell" }, { name: "files" }], [empty, workspace]);
+    expect([...installed.keys()]).toEqual(["shell", "files"]);
+    expect(installed.get("shell")).toBe(pathToFileURL(path.join(workspace, "plugins/shell/dist/index.js")).href);
   });
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { CONFIG_KEY_PLUGINS, SERVICE_PROVIDERS, WeftError, executeWithAnswers, isWeftError, stderrLogger } from "@weft/sdk";
 import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, AnyTool, ToolCallRequest, ToolResult, WaitFor, WeftServices } from "@weft/sdk";
 import { toAnthropicTools, toOpenAITools, type AnthropicTool, type OpenAITool } from "@weft/sdk/provider";
-import { importPlugin } from "../config/plugin-resolver.js";
+import { importPlugin, importPluginFrom } from "../config/plugin-resolver.js";
 import { coreBuiltins } from "../builtins/core-builtins.js";
 import { createKernel } from "../kernel.js";
 import { dropDuplicateTools } from "./duplicate-tools.js";
@@ -110,11 +110,14 @@ async function assemble(kernel: Kernel, options: ToolkitOptions, baseDir: string
   const listed = options.plugins ?? [];
   const dirs = [baseDir, CORE_DIR];
   const defaults = internals.defaults === false ? {} : toolkitDefaults();
-  assertPluginsInstalled([...listed, ...firstPartyPluginsOf({ ...defaults, ...keys }).map((name) => ({ name }))], dirs);
+  const installed = assertPluginsInstalled([...listed, ...firstPartyPluginsOf({ ...defaults, ...keys }).map((name) => ({ name }))], dirs);
   publishHostServices(kernel, options.services);
   const extraTools = options.extraTools ?? [];
   const planned = await planPlugins(keys, defaults, listed, {
-    load: (name) => importFrom(name, dirs),
+    load: (name) => {
+      const from = installed.get(name);
+      return from ? importPluginFrom(name, from) : importFrom(name, dirs);
+    },
     own: [coreBuiltins],
     context: { baseDir, hostTools: extraTools.map((tool) => tool.name) },
     locate: (spec, error) => (internals.locate ? internals.locate(spec, error) : toError(error)),

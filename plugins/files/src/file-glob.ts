@@ -1,7 +1,7 @@
-import picomatch from "picomatch";
 import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
+import { loadPicomatch } from "./load-picomatch.js";
 import { walkFiles } from "./tree-walk.js";
 
 const MAX_GLOB_RESULTS = 1000;
@@ -21,7 +21,7 @@ export function globTool(root: ConfinedRoot, name: string): Tool<any> {
     annotations: { readOnlyHint: true },
     async execute({ pattern, path: requested = "" }, ctx) {
       if (pattern.trim() === "") return errorResult("pattern is empty; give a glob such as **/*.ts");
-      const matches = picomatch(pattern, { dot: true });
+      const matches = (await loadPicomatch())(pattern, { dot: true });
       const found: string[] = [];
       let truncated = false;
       try {

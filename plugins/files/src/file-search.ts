@@ -1,9 +1,9 @@
 import type { FileHandle } from "node:fs/promises";
-import picomatch from "picomatch";
 import { Type } from "@weft/sdk/typebox";
 import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";
+import { loadPicomatch } from "./load-picomatch.js";
 import { readLines } from "./line-reader.js";
 import { MAX_READ_BYTES } from "./file-read.js";
 import { walkFiles } from "./tree-walk.js";
@@ -35,7 +35,7 @@ export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
       } catch (error) {
         return errorResult(`invalid pattern: ${errorMessage(error)}`);
       }
-      const wanted = glob === undefined ? () => true : globMatcher(glob);
+      const wanted = glob === undefined ? () => true : await globMatcher(glob);
       const matches: string[] = [];
       const files = new Set<string>();
       let truncated = false;
@@ -68,8 +68,8 @@ export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
 }
 
 /** A glob test on root-relative paths; a glob without `/` matches the file name at any depth. */
-function globMatcher(glob: string): (relative: string) => boolean {
-  return picomatch(glob, { dot: true, basename: !glob.includes("/") });
+async function globMatcher(glob: string): Promise<(relative: string) => boolean> {
+  return (await loadPicomatch())(glob, { dot: true, basename: !glob.includes("/") });
 }
 
 // A line is tested in its first MiB: memory stays bounded on a file that is one huge line.
