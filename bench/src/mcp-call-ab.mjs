@@ -1,7 +1,8 @@
 // The per-call path of an MCP tool in two builds of the MCP plugin, in one process, alternating rounds so
 // the ratio survives a noisy machine: each build's kernel runs the bench's stdio server (src/mcp-server.mjs)
-// and calls its `echo` through kernel.execute.
-//   node bench/src/mcp-call-ab.mjs --old <workspace dir of the baseline build> [--new <dir>] [--calls 2000] [--rounds 8]
+// and calls its `echo` through kernel.execute, `--at-once` calls at a time (a tool round of that many calls).
+// Reported: wall time and CPU time (user + system) per call, medians over the rounds, and their ratios.
+//   node bench/src/mcp-call-ab.mjs --old <workspace dir of the baseline build> [--new <dir>] [--calls 2000] [--rounds 8] [--at-once 1]
 // Each dir needs core/dist, sdk/dist and plugins/mcp/dist built, with its own node_modules.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +16,7 @@ if (!builds.old) throw new Error("name the baseline build: --old <dir>");
 builds.old = path.resolve(builds.old);
 const CALLS = Number(option("--calls", "2000"));
 const ROUNDS = Number(option("--rounds", "8"));
+const AT_ONCE = Number(option("--at-once", "1"));
 const server = { command: process.execPath, args: [path.join(srcDir, "mcp-server.mjs")] };
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -35,15 +37,22 @@ for (const kernel of Object.values(kernels)) {
   for (let i = 0; i < 300; i++) await kernel.execute(call);
 }
 const perCall = { new: [], old: [] };
+const cpuPerCall = { new: [], old: [] };
+const burst = (kernel) => Promise.all(Array.from({ length: AT_ONCE }, () => kernel.execute(call)));
 for (let round = 0; round < ROUNDS; round++) {
   for (const build of round % 2 ? ["new", "old"] : ["old", "new"]) {
     const started = performance.now();
-    for (let i = 0; i < CALLS; i++) await kernels[build].execute(call);
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < CALLS; i += AT_ONCE) await burst(kernels[build]);
+    const { user, system } = process.cpuUsage(cpu);
     perCall[build].push(((performance.now() - started) * 1000) / CALLS);
+    cpuPerCall[build].push((user + system) / CALLS);
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const result = { calls: CALLS, rounds: ROUNDS, oldUsPerCall: median(perCall.old), newUsPerCall: median(perCall.new) };
+const result = { calls: CALLS, rounds: ROUNDS, atOnce: AT_ONCE, oldUsPerCall: median(perCall.old), newUsPerCall: median(perCall.new) };
 result.ratio = result.newUsPerCall / result.oldUsPerCall;
+Object.assign(result, { oldCpuUsPerCall: median(cpuPerCall.old), newCpuUsPerCall: median(cpuPerCall.new) });
+result.cpuRatio = result.newCpuUsPerCall / result.oldCpuUsPerCall;
 console.log(JSON.stringify(result, (_key, value) => (typeof value === "number" ? Math.round(value * 1000) / 1000 : value)));
 await Promise.all(Object.values(kernels).map((kernel) => kernel.close()));

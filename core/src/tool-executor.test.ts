@@ -225,6 +225,28 @@ describe("the execute path", () => {
     expect(await kernel.execute({ name: "self_timed", arguments: {} })).toEqual({ output: String(before) });
   });
 
+  it("runs a call whose caller already aborted with its signal aborted, answers aborted, and leaves no timer behind", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+    let seen: { aborted: boolean; reason: unknown } | undefined;
+    const tells = defineTool({
+      name: "tells",
+      description: "Tells its source the call is off",
+      input: Type.Object({}),
+      timeoutMs: 60_000,
+      execute: (_args, ctx) => {
+        seen = { aborted: ctx.signal.aborted, reason: ctx.signal.reason };
+        return { output: "told" };
+      },
+    });
+    const { kernel } = await kernelWith(tells);
+    const before = timers();
+    const gone = new AbortController();
+    gone.abort(new Error("user left"));
+    expect(await kernel.execute({ name: "tells", arguments: {} }, { signal: gone.signal })).toEqual({ output: "tells was aborted", isError: true, metadata: { aborted: true } });
+    expect(seen).toEqual({ aborted: true, reason: new Error("user left") });
+    expect(timers()).toBe(before);
+  });
+
   it("honours the caller's AbortSignal", async () => {
     const slow = defineTool({
       name: "slow",

@@ -1,4 +1,4 @@
-import { WeftError, echoed, errorMessage, errorResult } from "@weft/sdk";
+import { echoed, errorMessage, errorResult } from "@weft/sdk";
 import type {
   ExecuteOptions,
   FeedbackEvent,
@@ -7,21 +7,18 @@ import type {
   ToolCallRequest,
   ToolDescriptor,
   ToolResult,
+  ToolContext,
   ToolSessionContext,
   ToolVerdict,
 } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
 import { DeadlineTimers } from "./deadline-timers.js";
+import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";
 import { runnableOf } from "./tool-box.js";
 
 /** A call's time limit when neither the caller nor the tool sets one. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
-/**
- * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a
- * script's partial output; then the execute path answers for it. The one grace for every tool.
- */
-const DEADLINE_GRACE_MS = 500;
 /** setTimeout's ceiling: a limit at or past it is no limit (the tool times itself). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -40,11 +37,6 @@ export interface ExecutorHost {
   emit(event: FeedbackEvent, context: HookContext): void;
   /** The session the calls run in, for `ctx.session`. */
   readonly session?: ToolSessionContext;
-}
-
-/** The abort reason of a call whose deadline passed; `deadlinePassed` in the sdk recognises it. */
-function deadlineReason(name: string, timeoutMs: number): WeftError {
-  return new WeftError("DEADLINE_EXCEEDED", `${name} timed out after ${timeoutMs} ms`);
 }
 
 /**
@@ -123,77 +115,34 @@ export class ToolExecutor {
     const tool = runnableOf(descriptor);
     if (!tool) return Promise.resolve(errorResult(`${descriptor.name} is not a registered tool`));
     const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
-    const deadline = Date.now() + timeoutMs;
-    // One controller carries both the deadline and the caller's abort, forwarded to it while the call
-    // runs (AbortSignal.any costs several times more). It is made when the tool first reads its signal
-    // (many never do), already aborted if the call was by then.
-    let limit: AbortController | undefined;
-    let abortedWith: { reason: unknown } | undefined;
-    const signalOf = (): AbortSignal => {
-      if (!limit) {
-        limit = new AbortController();
-        if (abortedWith) limit.abort(abortedWith.reason);
-      }
-      return limit.signal;
-    };
-    const abort = (reason: unknown) => {
-      abortedWith ??= { reason };
-      limit?.abort(reason);
-    };
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const outer = options.signal;
     return new Promise<ToolResult>((resolve) => {
-      let settled = false;
-      const settle = (result: ToolResult) => {
-        if (settled) return;
-        settled = true;
-        // The call is over: its signal no longer follows the caller's (a turn's signal outlives many calls).
-        cancelDeadline();
-        clearTimeout(grace);
-        outer?.removeEventListener("abort", forward);
-        resolve(result);
-      };
-      // At the deadline the signal aborts; a tool that stops then still reports itself within the grace.
-      // One that ignores its signal cannot hold the caller longer.
       // A limit at the timer's ceiling is none (a tool that times itself, as MCP tools do): no timer for it.
-      const cancelDeadline =
-        timeoutMs < MAX_TIMER_MS
-          ? this.#deadlines.at(deadline, () => {
-              abort(deadlineReason(descriptor.name, timeoutMs));
-              grace = setTimeout(() => settle(errorResult(`${descriptor.name} timed out after ${timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
-            })
-          : noDeadline;
-      // The caller's abort reaches the tool with its reason and answers at once.
-      const forward = () => {
-        abort(outer?.reason);
-        settle(errorResult(`${descriptor.name} was aborted`, { aborted: true }));
+      const run = new RunningCall(descriptor.name, timeoutMs, options.signal, resolve, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined);
+      const ctx: ToolContext = {
+        get signal() {
+          return run.signal;
+        },
+        deadline: run.deadline,
+        callId: call.id,
+        onProgress: (progress) => {
+          options.onProgress?.(progress);
+          this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
+        },
       };
-      if (outer?.aborted) forward();
-      else outer?.addEventListener("abort", forward, { once: true });
+      if (this.host.session) ctx.session = this.host.session;
+      if (options.answer) ctx.answer = options.answer;
+      if (options.pending) ctx.pending = options.pending;
+      if (options.idempotencyKey !== undefined) ctx.idempotencyKey = options.idempotencyKey;
       let running: Promise<ToolResult>;
       try {
-        running = tool.execute(call.arguments as never, {
-          get signal() {
-            return signalOf();
-          },
-          deadline,
-          callId: call.id,
-          ...(this.host.session ? { session: this.host.session } : {}),
-          ...(options.answer ? { answer: options.answer } : {}),
-          ...(options.pending ? { pending: options.pending } : {}),
-          ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-          onProgress: (progress) => {
-            options.onProgress?.(progress);
-            this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
-          },
-        });
+        running = tool.execute(call.arguments as never, ctx);
       } catch (error) {
-        settle(failed(descriptor, error));
+        run.settle(failed(descriptor, error));
         return;
       }
       Promise.resolve(running).then(
-        (result) => settle(normalise(result)),
-        (error: unknown) => settle(failed(descriptor, error)),
+        (result) => run.settle(normalise(result)),
+        (error: unknown) => run.settle(failed(descriptor, error)),
       );
     });
   }
@@ -238,8 +187,6 @@ export class ToolExecutor {
     return result;
   }
 }
-
-function noDeadline(): void {}
 
 function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
   return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);

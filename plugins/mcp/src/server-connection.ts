@@ -1,4 +1,4 @@
-import { Client, ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
+import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
 import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
@@ -18,6 +18,7 @@ import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
 import { callAsTask } from "./task-call.js";
 import { reportRequests, type RequestReporting } from "./request-reports.js";
+import { McpClient, responseOf } from "./mcp-client.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -110,7 +111,7 @@ export class ServerConnection {
   readonly #options: ConnectionOptions;
   readonly #bridge: ElicitationBridge;
   readonly #attribution = new StreamAttribution();
-  #client!: Client;
+  #client!: McpClient;
   #transport!: Transport;
   #closing = false;
   #lost = false;
@@ -499,7 +500,7 @@ export class ServerConnection {
       if (this.#options.requests) reportRequests(this.#transport, this.#options.server, transport, this.#options.requests);
       try {
         await this.#handshake(signal);
-        this.#routeProgress(this.#transport);
+        this.#routeIncoming(this.#transport);
         this.#ready = true;
         if (this.capabilities.logging && !this.modern) await this.#setLogLevel(signal);
         if (this.modern) await this.#listen(signal);
@@ -535,11 +536,18 @@ export class ServerConnection {
 
   /**
    * Progress notifications go straight to their call, in stream order. Left to the SDK, a notification that
-   * arrives in the same chunk as the result is dispatched a tick later and finds its handler gone.
+   * arrives in the same chunk as the result is dispatched a tick later and finds its handler gone. A
+   * well-formed response goes straight to its request (see McpClient); everything else to the SDK.
    */
-  #routeProgress(transport: Transport): void {
+  #routeIncoming(transport: Transport): void {
     const deliver = transport.onmessage;
+    const client = this.#client;
     transport.onmessage = (message, extra) => {
+      const response = responseOf(message);
+      if (response) {
+        client.deliverResponse(response);
+        return;
+      }
       if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
         const { progressToken, progress, total, message: text } = (message.params ?? {}) as { progressToken?: unknown; progress: number; total?: number; message?: string };
         const report = this.#progress.get(String(progressToken));
@@ -564,9 +572,9 @@ export class ServerConnection {
     });
   }
 
-  #newClient(): Client {
+  #newClient(): McpClient {
     const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
-    const client = new Client(CLIENT_INFO, {
+    const client = new McpClient(CLIENT_INFO, {
       capabilities,
       // Probe with server/discover; 2026-07-28 where the server offers it, the 2025 handshake otherwise.
       versionNegotiation: { mode: "auto", ...(this.#options.transport.kind === "stdio" ? { probe: { timeoutMs: STDIO_PROBE_MS } } : {}) },

@@ -1,0 +1,80 @@
+import { WeftError, errorResult } from "@weft/sdk";
+import type { ToolResult } from "@weft/sdk";
+import type { DeadlineTimers } from "./deadline-timers.js";
+
+/**
+ * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a
+ * script's partial output; then the execute path answers for it. The one grace for every tool.
+ */
+const DEADLINE_GRACE_MS = 500;
+
+/**
+ * One tool call while it runs: its signal, which carries both the deadline and the caller's abort, and
+ * its one answer, whichever comes first of the tool's result, the caller's abort and the deadline (after
+ * the grace). The signal is made when the tool first reads it (many never do), already aborted if the
+ * call was by then; the caller's signal is followed only while the call runs (a turn's signal outlives
+ * many calls). It listens to the caller's signal itself (`handleEvent`).
+ */
+export class RunningCall {
+  readonly deadline: number;
+  readonly #cancelDeadline: (() => void) | undefined;
+  #settled = false;
+  #limit: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+  #grace: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+    private readonly resolve: (result: ToolResult) => void,
+    /** The timers of the deadline; none for a call without one (a tool that times itself). */
+    deadlines: DeadlineTimers | undefined,
+  ) {
+    this.deadline = Date.now() + timeoutMs;
+    this.#cancelDeadline = deadlines?.at(this.deadline, () => this.deadlinePassed());
+    // The caller's abort reaches the tool with its reason and answers at once.
+    if (outer?.aborted) this.handleEvent();
+    else outer?.addEventListener("abort", this, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#limit) {
+      this.#limit = new AbortController();
+      if (this.#aborted) this.#limit.abort(this.#reason);
+    }
+    return this.#limit.signal;
+  }
+
+  /** The caller aborted. */
+  handleEvent(): void {
+    this.#abort(this.outer?.reason);
+    this.settle(errorResult(`${this.name} was aborted`, { aborted: true }));
+  }
+
+  /** At the deadline the signal aborts; a tool that stops then still reports itself within the grace. One that ignores its signal cannot hold the caller longer. */
+  deadlinePassed(): void {
+    // `deadlinePassed` in the sdk recognises the reason.
+    this.#abort(new WeftError("DEADLINE_EXCEEDED", `${this.name} timed out after ${this.timeoutMs} ms`));
+    this.#grace = setTimeout(() => this.settle(errorResult(`${this.name} timed out after ${this.timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
+  }
+
+  /** The call's answer; the first one counts. */
+  settle(result: ToolResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cancelDeadline?.();
+    clearTimeout(this.#grace);
+    this.outer?.removeEventListener("abort", this);
+    this.resolve(result);
+  }
+
+  #abort(reason: unknown): void {
+    if (!this.#aborted) {
+      this.#aborted = true;
+      this.#reason = reason;
+    }
+    this.#limit?.abort(reason);
+  }
+}
