@@ -82,7 +82,10 @@ export interface SessionOptions {
   tools?: AnyTool[] | SessionToolOptions;
   /** Skills (or any Registrable) whose tools and prompt sections the session gets. */
   skills?: Registrable | Registrable[];
-  /** A transcript to continue (from another agent or provider), instead of the stored one. */
+  /**
+   * A transcript to continue (from another agent or provider), instead of the stored one. Its messages
+   * are taken as they are, not copied, and frozen (see frozen-messages.ts): change a copy, not them.
+   */
   messages?: Message[];
   sessionId?: string;
 }

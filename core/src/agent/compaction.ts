@@ -1,6 +1,7 @@
 import { CompactStage, ContextOverflowError, HookFailedError, errorMessage } from "@weft/sdk";
 import type { AssistantMessage, ChatModel, FeedbackEvent, KernelSession, ToolSpec } from "@weft/sdk";
 import { dropOldestTurns } from "./drop-turns.js";
+import { freezeMessages } from "./frozen-messages.js";
 import { protectedMessages, protectedParts, protectedSet } from "./protected-set.js";
 import { pruneToolResults } from "./prune-tool-results.js";
 import type { Session } from "./session.js";
@@ -138,7 +139,7 @@ export class Compactor {
     // The system prompt is rebuilt before every call; the transcript is what follows it.
     let start = 0;
     while (result.messages[start]?.role === "system") start++;
-    session.history = result.messages.slice(start);
+    session.history = freezeMessages(result.messages.slice(start));
     session.baseline = { tokens: result.estimatedTokens, messages: session.history.length };
     this.emit({ type: "compaction.finished", before: estimatedTokens, after: result.estimatedTokens, stages: result.stages ?? [] });
     return result.estimatedTokens;

@@ -1,4 +1,4 @@
-import type { TurnRecord } from "@weft/sdk";
+import type { Message, TurnRecord } from "@weft/sdk";
 import type { SessionState } from "./session-state.js";
 
 /**
@@ -40,19 +40,21 @@ export interface MemorySessionStore extends SessionStore {
  */
 export function memorySessionStore({ maxSessions = 1000 }: { maxSessions?: number } = {}): MemorySessionStore {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const sessions = new Map<string, string>();
+  const sessions = new Map<string, StoredText>();
   const store: MemorySessionStore = {
     get: (sessionId) => {
       const saved = sessions.get(sessionId);
       if (saved === undefined) return undefined;
       sessions.delete(sessionId);
       sessions.set(sessionId, saved);
-      return JSON.parse(saved) as SessionState;
+      return { ...(JSON.parse(saved.rest) as Omit<SessionState, "messages">), messages: saved.messages.map((text) => JSON.parse(text) as Message) };
     },
     // Stored as JSON text, so a state that would not survive a real store fails here too.
     save: (sessionId, state) => {
+      const { messages, ...rest } = state;
+      const text = { rest: JSON.stringify(rest), messages: messages.map(messageJson) };
       sessions.delete(sessionId);
-      sessions.set(sessionId, JSON.stringify(state));
+      sessions.set(sessionId, text);
       for (const oldest of sessions.keys()) {
         if (sessions.size <= maxSessions) break;
         sessions.delete(oldest);
@@ -62,4 +64,24 @@ export function memorySessionStore({ maxSessions = 1000 }: { maxSessions?: numbe
   };
   serialisingStore(store);
   return store;
+}
+
+/** A saved session: each message's JSON on its own, the rest of the state as one text. */
+interface StoredText {
+  rest: string;
+  messages: string[];
+}
+
+/**
+ * The JSON of frozen messages, which cannot change (frozen-messages.ts), by identity: a save writes
+ * only what the turn added, not the whole transcript again. Shared by every store of the process.
+ */
+const messageTexts = new WeakMap<Message, string>();
+
+function messageJson(message: Message): string {
+  const known = messageTexts.get(message);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(message);
+  if (Object.isFrozen(message)) messageTexts.set(message, text);
+  return text;
 }

@@ -1,5 +1,6 @@
 import type { KernelSession, Message } from "@weft/sdk";
 import type { TodoItem } from "../builtins/todo-list.js";
+import { freezeMessage, freezeMessages } from "./frozen-messages.js";
 import type { PendingTurn, SessionState, TokenBaseline } from "./session-state.js";
 import { noUsage, type SessionUsage } from "./turn-limits.js";
 
@@ -10,6 +11,7 @@ import { noUsage, type SessionUsage } from "./turn-limits.js";
 export class Session {
   /** The system prompt as last built by the kernel (the session prompt plus the prompt hook's sections). */
   system: string;
+  /** The transcript after the system prompt: frozen messages (frozen-messages.ts), added with `append`. */
   history: Message[];
   todos: TodoItem[];
   pending: PendingTurn | undefined;
@@ -25,11 +27,16 @@ export class Session {
     state?: Pick<SessionState, "messages" | "pending">,
   ) {
     this.system = prompt ?? "";
-    this.history = structuredClone(state?.messages ?? []);
+    this.history = freezeMessages(state?.messages ?? []);
     this.todos = [];
     this.pending = state?.pending ? structuredClone(state.pending) : undefined;
     this.baseline = undefined;
     this.usage = noUsage();
+  }
+
+  /** Adds messages to the transcript, frozen: from here on they are values. */
+  append(...messages: Message[]): void {
+    for (const message of messages) this.history.push(freezeMessage(message));
   }
 
   /** The transcript a provider would be sent: the system message first, when there is one. */

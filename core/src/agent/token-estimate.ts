@@ -10,7 +10,18 @@ const MESSAGE_OVERHEAD = 4;
 /** An image or a PDF page as providers bill it, roughly (Anthropic: ~1600 tokens for a 1092×1092 image). */
 const MEDIA_PART_TOKENS = 1600;
 
+/** Estimates of frozen messages, which cannot change (frozen-messages.ts): a long transcript is measured once, not before every turn. */
+const estimates = new WeakMap<Message, number>();
+
 export function estimateMessageTokens(message: Message): number {
+  const known = estimates.get(message);
+  if (known !== undefined) return known;
+  const tokens = measureMessage(message);
+  if (Object.isFrozen(message)) estimates.set(message, tokens);
+  return tokens;
+}
+
+function measureMessage(message: Message): number {
   let chars = message.content.length;
   if (message.role === "assistant") {
     for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.arguments).length;

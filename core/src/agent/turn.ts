@@ -99,7 +99,7 @@ export class Turn {
       if ("input" in start) {
         await this.#abandonPending();
         const message = { role: "user" as const, content: start.input };
-        session.history.push(message);
+        session.append(message);
         await this.#deps.writeAhead.record({ kind: "user", turnId: this.turnId, message });
       } else {
         const started = performance.now();
@@ -123,7 +123,7 @@ export class Turn {
       const reached = this.#limits.reached(this.tally.metadata());
       if (reached) return this.#finish("limit", { limit: reached });
       const reply = await this.#callModel();
-      session.history.push(reply);
+      session.append(reply);
       this.#lastReply = reply;
       // Stored before any of its calls runs: a crash from here on knows which calls were made.
       await this.#deps.writeAhead.record({ kind: "assistant", turnId: this.turnId, message: reply });
@@ -198,7 +198,7 @@ export class Turn {
     session.pending = undefined;
     for (const slot of slots) {
       slot.message ??= toolMessage(slot.call, abortedWaitingResult(slot.call.name));
-      session.history.push(slot.message);
+      session.append(slot.message);
     }
     if (signal.aborted) throw turnAborted(signal.reason);
     return stop ? this.#finish("incomplete", { reason: "repeated-tool-call" }) : undefined;
@@ -211,7 +211,7 @@ export class Turn {
     if (!pending) return;
     await abandonPending(pending, this.#roundContext(pending.turnId));
     session.pending = undefined;
-    for (const slot of pending.slots) if (slot.message) session.history.push(slot.message);
+    for (const slot of pending.slots) if (slot.message) session.append(slot.message);
   }
 
   #roundContext(turnId = this.turnId): RoundContext {
