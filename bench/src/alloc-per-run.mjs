@@ -32,12 +32,6 @@ const { values: flags } = parseArgs({
     "mock-llm": { type: "boolean" },
   },
 });
-if (flags["mock-llm"]) {
-  const llm = await startMockLlmServer();
-  process.send?.({ url: llm.url });
-  process.once("disconnect", () => void llm.close().then(() => process.exit(0)));
-} else await main();
-
 /** The mock LLM in a child process, so only the runner's own allocation is sampled. */
 async function mockLlm() {
   const child = fork(fileURLToPath(import.meta.url), ["--mock-llm"], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
@@ -48,53 +42,60 @@ async function mockLlm() {
   return { url, close: () => child.disconnect() };
 }
 
-async function main() {
-
+/** `n` earlier exchanges, as scale.mjs sends them. */
 const priorMessages = (n) =>
   Array.from({ length: n }, (_, index) =>
     index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
   );
-const llm = await mockLlm();
-const { setup } = await import(`./runners/${flags.runner}.mjs`);
-const runner = await setup({
-  scenario: flags.scenario,
-  llmUrl: llm.url,
-  mcpServer: { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] },
-  skillsDir: join(srcDir, "..", "skills"),
-  ...(flags.calls ? { system: `${SYSTEM}\n[calls: ${flags.calls}]` } : {}),
-  ...(flags.sessions ? { sessions: Number(flags.sessions) } : {}),
-  ...(flags.prior ? { prior: priorMessages(Number(flags.prior)) } : {}),
-});
-const session = new Session();
-session.connect();
-try {
-  for (let i = 0; i < Number(flags.warmups); i++) await runner.run();
-  await session.post("HeapProfiler.startSampling", { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  const runs = Number(flags.runs);
-  for (let i = 0; i < runs; i++) {
-    const answer = await runner.run();
-    if (!answer.includes(EXPECTED)) throw new Error(`wrong answer: ${answer.slice(0, 200)}`);
+
+async function main() {
+  const llm = await mockLlm();
+  const { setup } = await import(`./runners/${flags.runner}.mjs`);
+  const runner = await setup({
+    scenario: flags.scenario,
+    llmUrl: llm.url,
+    mcpServer: { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] },
+    skillsDir: join(srcDir, "..", "skills"),
+    ...(flags.calls ? { system: `${SYSTEM}\n[calls: ${flags.calls}]` } : {}),
+    ...(flags.sessions ? { sessions: Number(flags.sessions) } : {}),
+    ...(flags.prior ? { prior: priorMessages(Number(flags.prior)) } : {}),
+  });
+  const session = new Session();
+  session.connect();
+  try {
+    for (let i = 0; i < Number(flags.warmups); i++) await runner.run();
+    await session.post("HeapProfiler.startSampling", { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    const runs = Number(flags.runs);
+    for (let i = 0; i < runs; i++) {
+      const answer = await runner.run();
+      if (!answer.includes(EXPECTED)) throw new Error(`wrong answer: ${answer.slice(0, 200)}`);
+    }
+    const { profile } = await session.post("HeapProfiler.stopSampling");
+    const byFunction = new Map();
+    let total = 0;
+    // A built-in's allocation (a Map, a promise, `next`) counts for the nearest caller with a file of its own.
+    const walk = (node, owner) => {
+      const { functionName, url, lineNumber } = node.callFrame;
+      const own = url.startsWith("file:") ? `${functionName || "(anonymous)"} ${url.split("/").slice(-3).join("/")}:${lineNumber + 1}` : owner;
+      const size = node.selfSize;
+      total += size;
+      if (size > 0) byFunction.set(own, (byFunction.get(own) ?? 0) + size);
+      for (const child of node.children) walk(child, own);
+    };
+    walk(profile.head, "(outside any file)");
+    console.log(`${flags.runner} ${flags.scenario}${flags.prior ? ` prior ${flags.prior}` : ""}${flags.sessions ? ` sessions ${flags.sessions}` : ""}${flags.calls ? ` calls ${flags.calls}` : ""}: ${(total / 1024 / runs).toFixed(1)} KB allocated per run`);
+    for (const [key, size] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top))) {
+      console.log(`${(size / 1024 / runs).toFixed(1).padStart(8)} KB  ${key}`);
+    }
+  } finally {
+    session.disconnect();
+    await runner.close();
+    llm.close();
   }
-  const { profile } = await session.post("HeapProfiler.stopSampling");
-  const byFunction = new Map();
-  let total = 0;
-  // A built-in's allocation (a Map, a promise, `next`) counts for the nearest caller with a file of its own.
-  const walk = (node, owner) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const own = url.startsWith("file:") ? `${functionName || "(anonymous)"} ${url.split("/").slice(-3).join("/")}:${lineNumber + 1}` : owner;
-    const size = node.selfSize;
-    total += size;
-    if (size > 0) byFunction.set(own, (byFunction.get(own) ?? 0) + size);
-    for (const child of node.children) walk(child, own);
-  };
-  walk(profile.head, "(outside any file)");
-  console.log(`${flags.runner} ${flags.scenario}${flags.prior ? ` prior ${flags.prior}` : ""}${flags.sessions ? ` sessions ${flags.sessions}` : ""}${flags.calls ? ` calls ${flags.calls}` : ""}: ${(total / 1024 / runs).toFixed(1)} KB allocated per run`);
-  for (const [key, size] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top))) {
-    console.log(`${(size / 1024 / runs).toFixed(1).padStart(8)} KB  ${key}`);
-  }
-} finally {
-  session.disconnect();
-  await runner.close();
-  llm.close();
 }
-}
+
+if (flags["mock-llm"]) {
+  const llm = await startMockLlmServer();
+  process.send?.({ url: llm.url });
+  process.once("disconnect", () => void llm.close().then(() => process.exit(0)));
+} else await main();

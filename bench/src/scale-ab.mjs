@@ -5,17 +5,18 @@
  * per side: the median CPU time of this process per run, and weft / floor for each build, so a
  * before/after survives a loaded machine (the three sides share it).
  *
- *   node src/scale-ab.mjs --old <dir> [--dimension prior|sessions|parallel] [--points 10,100,1000] [--runs 40]
+ *   node src/scale-ab.mjs --old <dir> [--new <dir>] [--dimension prior|sessions|parallel] [--points 10,100,1000] [--runs 40]
  *
  * `<dir>` holds the baseline's bench/src (a copy of this folder) beside its built packages, with a
- * node_modules whose @weft/* point at them (see the "Profiling" section of README.md).
+ * node_modules whose @weft/* point at them (see the "Profiling" section of README.md). `--new` is
+ * this workspace unless given; `--new` and `--old` naming two copies of one build measure the noise.
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
 import { setup as floorSetup } from "./runners/floor-rpc.mjs";
-import { setup as weftSetup } from "./runners/weft.mjs";
+import { setup as workspaceWeftSetup } from "./runners/weft.mjs";
 import { EXPECTED, SYSTEM } from "./script.mjs";
 import { summarize } from "./stats.mjs";
 
@@ -23,6 +24,7 @@ const srcDir = dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     old: { type: "string" },
+    new: { type: "string" },
     dimension: { type: "string", default: "prior" },
     points: { type: "string" },
     runs: { type: "string", default: "40" },
@@ -30,7 +32,9 @@ const { values: flags } = parseArgs({
   },
 });
 if (!flags.old) throw new Error("name the baseline: --old <dir with bench/src and its built packages>");
-const { setup: oldWeftSetup } = await import(pathToFileURL(join(resolve(flags.old), "bench/src/runners/weft.mjs")).href);
+const weftOf = async (dir) => (await import(pathToFileURL(join(resolve(dir), "bench/src/runners/weft.mjs")).href)).setup;
+const oldWeftSetup = await weftOf(flags.old);
+const weftSetup = flags.new ? await weftOf(flags.new) : workspaceWeftSetup;
 
 /** `n` earlier exchanges, as scale.mjs sends them. */
 const priorMessages = (n) =>

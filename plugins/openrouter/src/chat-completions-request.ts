@@ -172,10 +172,34 @@ function toWireMessages(messages: Message[], call: ChatCompletionsCall, notices:
       wire.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
       if (media.length > 0) carried.push({ type: "text", text: `What ${message.toolName} (${message.toolCallId}) returned:` }, ...media);
     } else {
-      wire.push(toWireMessage(message, call, notices));
+      wire.push(wireMessageOf(message, call, notices));
     }
   }
   flush();
+  return wire;
+}
+
+interface WireForm {
+  provider: string;
+  capabilities: ModelCapabilities | undefined;
+  wire: WireMessage;
+}
+
+/**
+ * Wire forms of frozen messages, by identity: an agent's transcript is frozen messages that never
+ * change, so a long conversation is converted once, not again on every call. A form depends on the
+ * provider (whose reasoning is replayed) and the model's capabilities (which parts it reads); one that
+ * needed a notice is not kept, so the notice is given on every call. Kept forms are shared between
+ * requests, so nothing may change a wire message after it is built (see markCacheBreakpoints).
+ */
+const wireForms = new WeakMap<Message, WireForm>();
+
+function wireMessageOf(message: Exclude<Message, ToolMessage>, call: ChatCompletionsCall, notices: RequestNotice[]): WireMessage {
+  const known = wireForms.get(message);
+  if (known && known.provider === call.provider && known.capabilities === call.capabilities) return known.wire;
+  const noticesBefore = notices.length;
+  const wire = toWireMessage(message, call, notices);
+  if (Object.isFrozen(message) && notices.length === noticesBefore) wireForms.set(message, { provider: call.provider, capabilities: call.capabilities, wire });
   return wire;
 }
 
@@ -233,24 +257,31 @@ function toWirePart(part: ContentPart, call: ChatCompletionsCall, notices: Reque
 /**
  * Two breakpoints, as OpenRouter documents for Anthropic models: the system prompt (with the tools
  * before it) and the last text of the conversation, so each turn reads the cache the last one wrote.
+ * The marked messages are replaced by marked copies: a wire message may be shared with other requests.
  */
 function markCacheBreakpoints(messages: WireMessage[]): void {
-  const system = messages.find((message) => message.role === "system");
-  if (system && typeof system.content === "string") system.content = [{ type: "text", text: system.content, cache_control: { type: "ephemeral" } }];
+  const systemIndex = messages.findIndex((message) => message.role === "system");
+  const system = messages[systemIndex];
+  if (system?.role === "system" && typeof system.content === "string") messages[systemIndex] = { ...system, content: [cachedText(system.content)] };
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
-    if (!message || message === system || message.role === "assistant") continue;
+    if (!message || index === systemIndex || message.role === "assistant") continue;
     if (typeof message.content === "string") {
       if (message.content === "") continue;
-      message.content = [{ type: "text", text: message.content, cache_control: { type: "ephemeral" } }];
+      messages[index] = { ...message, content: [cachedText(message.content)] };
       return;
     }
-    const text = message.content.findLast((part) => part.type === "text");
+    const last = message.content.findLastIndex((part) => part.type === "text");
+    const text = message.content[last];
     if (text?.type === "text") {
-      text.cache_control = { type: "ephemeral" };
+      messages[index] = { ...message, content: message.content.map((part, at) => (at === last ? cachedText(text.text) : part)) };
       return;
     }
   }
+}
+
+function cachedText(text: string): WirePart {
+  return { type: "text", text, cache_control: { type: "ephemeral" } };
 }
 
 function toWireTool(tool: ToolSpec): Record<string, unknown> {
