@@ -14,6 +14,7 @@ export default defineConfig({
     alias: [
       { find: /^@weft\/sdk\/testing$/, replacement: `${root}sdk/src/testing/index.ts` },
       { find: /^@weft\/sdk\/typebox$/, replacement: `${root}sdk/src/typebox.ts` },
+      { find: /^@weft\/sdk\/yaml$/, replacement: `${root}sdk/src/yaml.ts` },
       { find: /^@weft\/sdk\/provider$/, replacement: `${root}sdk/src/provider/index.ts` },
       { find: /^@weft\/sdk$/, replacement: `${root}sdk/src/index.ts` },
       { find: /^@weft\/core\/project$/, replacement: `${root}core/src/project.ts` },

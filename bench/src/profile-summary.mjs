@@ -47,7 +47,7 @@ for (const file of positionals) {
     }
   }
   for (const [id, time] of selfTime) {
-    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+    const { functionName, url } = nodes.get(id).callFrame;
     const key = keyOf(nodes.get(id).callFrame);
     byFunction.set(key, (byFunction.get(key) ?? 0) + time);
     // V8's pseudo-frames ((idle), (garbage collector), (program)) are buckets of their own.

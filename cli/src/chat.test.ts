@@ -91,7 +91,7 @@ describe("weft chat", () => {
   it("stops the running turn on Ctrl-C and goes on with the next prompt", async () => {
     await useServer();
     // The first reply sends a word, then the server goes quiet until the client leaves.
-    const first = completion("Thinking").split("\n\n")[0] + "\n\n";
+    const first = `${completion("Thinking").split("\n\n")[0]}\n\n`;
     server.reply({ headers: sse, body: first, hang: true }, { headers: sse, body: completion("Still here.") });
     const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL } });
     let stdout = "";

@@ -93,7 +93,10 @@ describe("sessions on one kernel", () => {
     const contexts: HookContext[] = [];
     await kernel.use(
       pack("@acme/observer", (api) => {
-        api.hooks.prompt.tap((sections, context) => (contexts.push(context), sections));
+        api.hooks.prompt.tap((sections, context) => {
+          contexts.push(context);
+          return sections;
+        });
         api.hooks.beforeToolCall.tap((_call, context) => void contexts.push(context));
       }),
     );
@@ -108,7 +111,10 @@ describe("sessions on one kernel", () => {
     ]);
     const session = await kernel.session({ id: "s2" });
     let tapped = 0;
-    session.hooks.prompt.tap((sections) => (tapped++, [...sections, "session section"]));
+    session.hooks.prompt.tap((sections) => {
+      tapped++;
+      return [...sections, "session section"];
+    });
     session.provide("todos", { get: () => [], set: () => {} });
     expect(await session.buildPrompt("base")).toBe("base\n\nsession section");
     await session.dispose();
@@ -128,7 +134,10 @@ describe("one door", () => {
     const guarded = defineTool({ name: "guarded", description: "Counts its runs", input: Type.Object({}), execute: () => ({ output: `run ${++runs}` }) });
     const seen: unknown[] = [];
     await kernel.use(pack("pack", (api) => void api.tools.add(guarded)));
-    kernel.tools.setInterceptor((call) => (seen.push(call.tool), { action: "deny", reason: "policy" }));
+    kernel.tools.setInterceptor((call) => {
+      seen.push(call.tool);
+      return { action: "deny", reason: "policy" };
+    });
     const session = await kernel.session();
     const handles = [kernel.tools.get("guarded"), ...kernel.tools.list(), ...kernel.tools.registrations(), session.tools.get("guarded"), ...session.tools.list()];
     expect(await kernel.execute({ name: "guarded", arguments: {} })).toEqual({ output: "tool call blocked: policy", isError: true });

@@ -40,7 +40,7 @@ const arktypeTool = defineTool({
   execute: echo,
 });
 
-async function toolkitWith(...tools: Tool<any>[]) {
+async function toolkitWith(...tools: Tool[]) {
   const events: FeedbackEvent[] = [];
   const toolkit = await createToolkit({ builtins: false, extraTools: tools, feedback: (event) => void events.push(event) });
   return { toolkit, events };

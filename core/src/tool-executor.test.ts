@@ -11,7 +11,7 @@ const add = defineTool({
   execute: ({ a, b }) => ({ output: String(a + b) }),
 });
 
-async function kernelWith(...tools: Tool<any>[]) {
+async function kernelWith(...tools: Tool[]) {
   const kernel = createKernel();
   const events: FeedbackEvent[] = [];
   kernel.hooks.feedback.tap((event) => void events.push(event));

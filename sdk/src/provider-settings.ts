@@ -45,9 +45,8 @@ export function resolveModelSettings<S extends TObject>(schema: S, defaults: unk
   if (typeof merged.model !== "string" || merged.model === "") {
     throw new WeftError("MODEL_INVALID", `${provider}: no model given; name one, e.g. ${provider}/<model>`);
   }
-  const problems = [...Value.Errors(schema, merged)];
-  if (problems.length > 0) {
-    const first = problems[0]!;
+  const [first] = Value.Errors(schema, merged);
+  if (first) {
     const code = first.instancePath === "/effort" ? "EFFORT_INVALID" : "MODEL_INVALID";
     const detail = first.instancePath === "/effort" ? `use one of ${EFFORTS.join(", ")}` : first.message;
     throw new WeftError(code, `${provider}: invalid model setting ${first.instancePath.slice(1).replaceAll("/", ".")}: ${detail}`);

@@ -119,6 +119,10 @@ export interface ToolResult {
   pending?: PendingRequest;
 }
 
+/**
+ * A tool whose `execute` takes `Args`. A list of tools of different arguments is `Tool[]` (`execute` is
+ * a method, so a tool of its own arguments fits); a registry that never calls one itself holds `AnyTool`.
+ */
 export interface Tool<Args = Record<string, unknown>> {
   /** 1-64 characters of letters, digits, `_` and `-` (see `validToolName`). */
   name: string;

@@ -48,7 +48,10 @@ describe("core built-in tools", () => {
   it("question suspends with the question, and returns the answer once the host accepts", async () => {
     const kernel = await builtinsKernel();
     const asked: Suspension[] = [];
-    const waitFor = async (suspension: Suspension): Promise<PendingAnswer> => (asked.push(suspension), { action: "accept", content: "PostgreSQL" });
+    const waitFor = async (suspension: Suspension): Promise<PendingAnswer> => {
+      asked.push(suspension);
+      return { action: "accept", content: "PostgreSQL" };
+    };
     const model = scriptedModel([{ toolCalls: [{ name: "question", arguments: { question: "Which database?", options: ["PostgreSQL", "SQLite"] } }] }, "PostgreSQL it is."]);
     const agent = createAgent({ model, kernel, waitFor });
     await agent.process("set up a database");

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from "yaml";
+import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from "@weft/sdk/yaml";
 import { ConfigError, errorMessage, expandEnvVariables, type WeftErrorCode } from "@weft/sdk";
 
 /** A key path into the document: `["plugins", 2, "files", "root"]`. */

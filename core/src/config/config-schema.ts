@@ -4,10 +4,9 @@ import { CORE_DIR } from "../provider-autoload.js";
 import { findConfigFile } from "./find-config.js";
 import { importPlugin, isPathName, resolvePluginUrl } from "./plugin-resolver.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
-import { LOCAL_AGENT_SCHEMA, PROJECT_KEY_SCHEMAS } from "./project-key-schemas.js";
+import { LOCAL_AGENT_SCHEMA, PROJECT_KEY_SCHEMAS, pluginsSchema } from "./project-key-schemas.js";
 import { readProjectConfig } from "./load-project.js";
-
-type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from "./schema-check.js";
 
 export interface ConfigSchemaOptions {
   /** Where plugins resolve from and the project file is looked for; the working directory by default. */
@@ -77,15 +76,7 @@ function schemaOf(plugins: { names: string[]; plugin: AnyPlugin }[]): JsonSchema
   const properties: Record<string, unknown> = {
     ...PROJECT_KEY_SCHEMAS,
     ...keys,
-    plugins: {
-      ...PROJECT_KEY_SCHEMAS.plugins,
-      items: {
-        anyOf: [
-          { type: "string", minLength: 1 },
-          { type: "object", minProperties: 1, maxProperties: 1, properties: entryOptions, additionalProperties: { anyOf: [{ type: "null" }, { type: "object" }] } },
-        ],
-      },
-    },
+    plugins: pluginsSchema(entryOptions),
     agents: withLocalAgents(keys.agents),
   };
   return {

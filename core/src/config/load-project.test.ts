@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger } from "@weft/sdk";
+import { configLoader, writePackage } from "../test-fixtures/config-projects.js";
 import { loadProject } from "./load-project.js";
 
 /** A plugin package as plain JS (no imports), so the temp tree needs nothing but itself. */
@@ -22,13 +23,6 @@ function pluginSource(name: string, tool: string, extra = ""): string {
   },
 };
 `;
-}
-
-async function writePackage(dir: string, name: string, source: string): Promise<void> {
-  const folder = path.join(dir, "node_modules", name);
-  await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, "package.json"), JSON.stringify({ name, version: "1.2.3", type: "module", exports: "./index.js" }));
-  await writeFile(path.join(folder, "index.js"), source);
 }
 
 describe("loadProject", () => {
@@ -58,20 +52,10 @@ describe("loadProject", () => {
   });
   afterAll(() => rm(base, { recursive: true, force: true }));
 
-  async function load(config: string) {
-    await writeFile(path.join(project, "weft.config.yaml"), config);
-    return loadProject({ cwd: elsewhere, config: path.join(project, "weft.config.yaml"), logger: memoryLogger() });
-  }
-
-  async function loadError(config: string): Promise<{ message: string; code: string }> {
-    try {
-      const loaded = await load(config);
-      await loaded.kernel.close();
-    } catch (error) {
-      return error as { message: string; code: string };
-    }
-    throw new Error("expected loadProject to fail");
-  }
+  const { load, loadError } = configLoader(
+    () => project,
+    () => elsewhere,
+  );
 
   it("resolves plugins from the config file's folder, not the working directory", async () => {
     const { kernel, dir } = await load("plugins:\n  - alpha\n");

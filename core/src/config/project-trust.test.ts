@@ -75,7 +75,10 @@ describe("trust before code", () => {
   it("asks once when it can, remembers a yes, and lets WEFT_TRUST_ALL=1 through", async () => {
     await writeFile(path.join(project, "weft.config.yaml"), "plugins:\n  - ./evil.js\n");
     const questions: string[] = [];
-    const no = async (question: string) => (questions.push(question), false);
+    const no = async (question: string) => {
+      questions.push(question);
+      return false;
+    };
     await expect(loadProject({ cwd: project, trust: { env, ask: no } })).rejects.toMatchObject({ code: "PROJECT_UNTRUSTED" });
     expect(questions).toEqual([`${path.join(project, "weft.config.yaml")} would run code:\n  - plugin ./evil.js (code in the project)\nTrust this folder's config and run it? [y/N] `]);
     const first = await loadProject({ cwd: project, trust: { env, ask: async () => true } });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { z } from "zod";
 import { definePlugin, memoryLogger } from "@weft/sdk";
 import { createKernel } from "../kernel.js";
-import { loadProject } from "./load-project.js";
+import { configLoader, writePackage } from "../test-fixtures/config-projects.js";
 
 const require = createRequire(import.meta.url);
 
@@ -61,18 +61,11 @@ describe("plugin options declared with a Standard Schema (zod, valibot, arktype)
     await mkdir(path.join(modules, "@valibot"), { recursive: true });
     // The libraries themselves, linked from this workspace: the project resolves them as its own.
     for (const name of ["zod", "valibot", "arktype", "@valibot/to-json-schema"]) await symlink(packageDir(name), path.join(modules, name));
-    for (const [name, source] of Object.entries(PLUGINS)) {
-      await mkdir(path.join(modules, name));
-      await writeFile(path.join(modules, name, "package.json"), JSON.stringify({ name, version: "1.0.0", type: "module", exports: "./index.js" }));
-      await writeFile(path.join(modules, name, "index.js"), source);
-    }
+    for (const [name, source] of Object.entries(PLUGINS)) await writePackage(project, name, source, "1.0.0");
   });
   afterAll(() => rm(project, { recursive: true, force: true }));
 
-  async function load(config: string) {
-    await writeFile(path.join(project, "weft.config.yaml"), config);
-    return loadProject({ cwd: project, config: path.join(project, "weft.config.yaml"), logger: memoryLogger() });
-  }
+  const { load, loadError } = configLoader(() => project);
 
   async function report(config: string): Promise<unknown> {
     const { kernel } = await load(config);
@@ -81,16 +74,6 @@ describe("plugin options declared with a Standard Schema (zod, valibot, arktype)
     } finally {
       await kernel.close();
     }
-  }
-
-  async function loadError(config: string): Promise<{ message: string; code: string }> {
-    try {
-      const loaded = await load(config);
-      await loaded.kernel.close();
-    } catch (error) {
-      return error as { message: string; code: string };
-    }
-    throw new Error("expected loadProject to fail");
   }
 
   it("hands setup the library's output: defaults and transforms applied", async () => {

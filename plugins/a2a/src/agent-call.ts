@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Task } from "@a2a-js/sdk";
-import { deadlinePassed, errorMessage, errorResult, mediaResult } from "@weft/sdk";
+import { deadlinePassed, errorMessage, errorResult, isRecord, mediaResult } from "@weft/sdk";
 import type { PendingAnswer, PendingRequest, ToolContext, ToolResult } from "@weft/sdk";
 import { artifactsText, messageText, messageUrl } from "./message-text.js";
 import { artifactsMedia, messageMedia } from "./message-media.js";
@@ -145,8 +145,8 @@ function lastAgentMessage(task: Task): Message | undefined {
 }
 
 function pendingTask(pending: PendingRequest | undefined): PendingTask | undefined {
-  const data = pending?.data as Partial<PendingTask> | undefined;
-  if (typeof data?.taskId !== "string" || typeof data.contextId !== "string") return undefined;
+  const data = pending?.data;
+  if (!isRecord(data) || typeof data.taskId !== "string" || typeof data.contextId !== "string") return undefined;
   return { taskId: data.taskId, contextId: data.contextId };
 }
 

@@ -1,6 +1,6 @@
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
-import { errorMessage } from "@weft/sdk";
+import { errorMessage, isRecord } from "@weft/sdk";
 import { failureText } from "./transport-failure.js";
 
 /** Why a card could not be loaded; the message is the reason alone, for the warning that names the agent. */
@@ -75,8 +75,8 @@ const OLDEST_VERSION = [0, 3] as const;
 
 /** Refuses a card whose every protocol version is older than 0.3 (v0.3 has one at the top, v1.0 one per interface). */
 function checkVersion(raw: Record<string, unknown>): void {
-  const interfaces = Array.isArray(raw.supportedInterfaces) ? (raw.supportedInterfaces as Record<string, unknown>[]) : [];
-  const versions = [raw.protocolVersion, ...interfaces.map((entry) => entry?.protocolVersion)].filter((version): version is string => typeof version === "string" && version !== "");
+  const interfaces = Array.isArray(raw.supportedInterfaces) ? raw.supportedInterfaces.filter(isRecord) : [];
+  const versions = [raw.protocolVersion, ...interfaces.map((entry) => entry.protocolVersion)].filter((version): version is string => typeof version === "string" && version !== "");
   if (versions.length === 0 || versions.some((version) => !olderThanOldest(version))) return;
   throw new AgentCardError(`it speaks A2A ${versions.join(", ")}; weft speaks 0.3 and later`);
 }
@@ -87,8 +87,8 @@ function olderThanOldest(version: string): boolean {
 }
 
 function checkCard(raw: unknown): AgentCard {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new AgentCardError("not an agent card: expected a JSON object");
-  checkVersion(raw as Record<string, unknown>);
+  if (!isRecord(raw)) throw new AgentCardError("not an agent card: expected a JSON object");
+  checkVersion(raw);
   let card: AgentCard;
   try {
     card = resolver.normalizeAgentCard(raw);

@@ -1,5 +1,5 @@
 import { verifyAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
-import { errorMessage } from "@weft/sdk";
+import { errorMessage, isRecord } from "@weft/sdk";
 import { AgentCardError } from "./agent-card.js";
 import type { AgentConfig } from "./agent-config.js";
 import { canonicalV03Card, isV03Card, verifiesV03, type CardSignature } from "./v03-card-signature.js";
@@ -47,7 +47,7 @@ async function fetchJwks(verify: VerifyConfig, signal: AbortSignal): Promise<Rec
   if (!verify.jwksUrl) throw new AgentCardError("verify needs keys or a jwksUrl");
   const response = await fetch(verify.jwksUrl, { headers: { Accept: "application/json" }, signal });
   if (!response.ok) throw new Error(`the JWKS at ${verify.jwksUrl} answered HTTP ${response.status}`);
-  const body = (await response.json()) as { keys?: unknown };
-  if (!Array.isArray(body.keys)) throw new Error(`the JWKS at ${verify.jwksUrl} has no keys`);
-  return body.keys.filter((key): key is Record<string, unknown> => typeof key === "object" && key !== null);
+  const body: unknown = await response.json();
+  if (!isRecord(body) || !Array.isArray(body.keys)) throw new Error(`the JWKS at ${verify.jwksUrl} has no keys`);
+  return body.keys.filter(isRecord);
 }

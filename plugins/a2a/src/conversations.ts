@@ -1,4 +1,4 @@
-import type { SessionStateService, StateSession } from "@weft/sdk";
+import { isRecord, type SessionStateService, type StateSession } from "@weft/sdk";
 
 /**
  * Where one tool's conversation with its remote agent stands in one weft session: the agent's
@@ -72,10 +72,10 @@ export class Conversations implements SessionStateService {
 }
 
 function isSessionConversations(value: unknown): value is SessionConversations {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   return Object.values(value).every((conversation: unknown) => {
-    if (typeof conversation !== "object" || conversation === null) return false;
-    const { contextId, openTaskId } = conversation as Partial<Record<keyof Conversation, unknown>>;
+    if (!isRecord(conversation)) return false;
+    const { contextId, openTaskId } = conversation;
     return typeof contextId === "string" && (openTaskId === undefined || typeof openTaskId === "string");
   });
 }

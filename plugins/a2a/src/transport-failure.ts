@@ -1,4 +1,4 @@
-import { errorMessage } from "@weft/sdk";
+import { errorCode, errorMessage } from "@weft/sdk";
 
 /** What went wrong on the wire, in the words the model and the log read. */
 export type FailureKind = "refused" | "reset" | "timeout" | "gateway" | "other";
@@ -51,8 +51,8 @@ export function failureKind(error: unknown): FailureKind {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current instanceof AgentTransportError) return current.kind;
     if (current instanceof AgentHttpError) return current.status >= 502 && current.status <= 504 ? "gateway" : "other";
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && CODES[code]) return CODES[code];
+    const code = errorCode(current);
+    if (code !== undefined && CODES[code]) return CODES[code];
     // undici ends a body whose socket closed early with a bare TypeError("terminated").
     if (current.message === "terminated") return "reset";
   }

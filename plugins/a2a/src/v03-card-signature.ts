@@ -1,4 +1,5 @@
 import { type KeyObject, createPublicKey, verify as verifyBytes } from "node:crypto";
+import { isRecord } from "@weft/sdk";
 
 /**
  * A2A v0.3's card signatures: a JWS (RFC 7515, detached payload) over the RFC 8785 (JCS)
@@ -67,7 +68,7 @@ function checks(alg: string, input: Buffer, key: KeyObject, signature: Buffer): 
 function protectedHeader(encoded: string): Record<string, unknown> | undefined {
   try {
     const header: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));
-    return typeof header === "object" && header !== null && !Array.isArray(header) ? (header as Record<string, unknown>) : undefined;
+    return isRecord(header) ? header : undefined;
   } catch {
     return undefined;
   }
@@ -92,11 +93,10 @@ function withoutEmpty(value: unknown): unknown {
 /** RFC 8785: keys sorted by UTF-16 code units, no whitespace, ECMAScript number and string forms. */
 function jcs(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(jcs).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
+  if (isRecord(value)) {
+    return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${jcs(record[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${jcs(value[key])}`)
       .join(",")}}`;
   }
   return JSON.stringify(value);

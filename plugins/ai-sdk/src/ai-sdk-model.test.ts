@@ -3,20 +3,13 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createKernel } from "@weft/core";
 import type { Message } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { createAiSdkModel } from "./ai-sdk-model.js";
 import { aiSdkPlugin, aiSdkProvider } from "./ai-sdk-provider.js";
-import { chatText, frame, sse, start } from "./test-fixtures/wires.js";
+import { chatText, frame, sse, sseReply, start } from "./test-fixtures/wires.js";
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useScriptedServer(beforeEach, afterEach);
 
-const stream = (body: string[]) => ({ headers: { "content-type": "text/event-stream" }, body });
 const compat = () => createOpenAICompatible({ name: "compat", baseURL: `${server.url}/v1`, includeUsage: true });
 
 /** A transcript with every kind of message: a tool round whose second result failed. */
@@ -38,7 +31,7 @@ const tools = [{ name: "weather", description: "Weather for a city", inputSchema
 
 describe("an AI SDK model as a weft ChatModel", () => {
   it("sends the neutral transcript as a Chat Completions body the API accepts", async () => {
-    server.reply(stream(frame(chatText("Oslo 12 C."))));
+    server.reply(sseReply(frame(chatText("Oslo 12 C."))));
     const model = createAiSdkModel({ provider: "compat", factory: compat(), model: "gpt-test", effort: "high", maxTokens: 300 });
     const reply = await model.chat({ messages: transcript, tools, temperature: 0.2 });
     expect(reply).toEqual({
@@ -88,7 +81,7 @@ describe("an AI SDK model as a weft ChatModel", () => {
       { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } },
       { type: "message_stop" },
     ];
-    server.reply(stream(sse(thinking)), stream(sse(thinking)));
+    server.reply(sseReply(sse(thinking)), sseReply(sse(thinking)));
     const model = createAiSdkModel({ provider: "claude", factory: createAnthropic({ baseURL: `${server.url}/v1`, apiKey: "k" }), model: "claude-test" });
     const first = await model.chat({ messages: [{ role: "user", content: "Oslo?" }] });
     expect(first.stats).toEqual({ promptTokens: 125, outputTokens: 9, totalTokens: 134, cacheReadTokens: 100, cacheWriteTokens: 20 });
@@ -103,7 +96,7 @@ describe("an AI SDK model as a weft ChatModel", () => {
     });
     // Another provider's reasoning is not replayed.
     const compatModel = createAiSdkModel({ provider: "compat", factory: compat(), model: "m" });
-    server.reply(stream(frame(chatText("ok"))));
+    server.reply(sseReply(frame(chatText("ok"))));
     await compatModel.chat({ messages: [{ role: "user", content: "Oslo?" }, first] });
     expect(server.requests[2]?.json().messages[1]).toEqual({ role: "assistant", content: "Cold." });
   });
@@ -117,7 +110,7 @@ describe("an AI SDK model as a weft ChatModel", () => {
     await kernel.ready();
     try {
       expect(kernel.providers()).toEqual(expect.arrayContaining(["compat", "local"]));
-      server.reply(stream(frame(chatText("from code"))), stream(frame(chatText("from config"))));
+      server.reply(sseReply(frame(chatText("from code"))), sseReply(frame(chatText("from config"))));
       const coded = await kernel.createModel("compat/m1");
       expect((await coded.chat({ messages: [{ role: "user", content: "hi" }] })).content).toBe("from code");
       expect(await coded.info()).toEqual({ provider: "compat", model: "m1", contextWindow: 32_000 });
@@ -139,7 +132,7 @@ describe("an AI SDK model as a weft ChatModel", () => {
     await kernel.close();
   });
   it("fails with the idle timeout when the stream goes quiet, and hangs up", async () => {
-    server.reply({ ...stream(frame(chatText("slow")).slice(0, 1)), hang: true });
+    server.reply({ ...sseReply(frame(chatText("slow")).slice(0, 1)), hang: true });
     const model = createAiSdkModel({ provider: "compat", factory: compat(), model: "gpt-test", maxRetries: 0, idleTimeoutMs: 300 });
     const error = await model.chat({ messages: [{ role: "user", content: "hi" }] }).then(
       () => undefined,

@@ -1,24 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { Type } from "typebox";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { createAiSdkModel } from "./ai-sdk-model.js";
-import { chatText, frame } from "./test-fixtures/wires.js";
+import { chatText, frame, sseReply } from "./test-fixtures/wires.js";
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useScriptedServer(beforeEach, afterEach);
 
-const stream = (body: string[]) => ({ headers: { "content-type": "text/event-stream" }, body });
 const Weather = Type.Object({ city: Type.String(), celsius: Type.Number() });
 
 describe("structured output through an AI SDK model", () => {
   it("maps output to the AI SDK's responseFormat, which the provider sends as json_schema; the reply is validated and repaired", async () => {
-    server.reply(stream(frame(chatText('{"city": "Oslo"}'))), stream(frame(chatText('{"city": "Oslo", "celsius": 12}'))));
+    server.reply(sseReply(frame(chatText('{"city": "Oslo"}'))), sseReply(frame(chatText('{"city": "Oslo", "celsius": 12}'))));
     const factory = createOpenAICompatible({ name: "compat", baseURL: `${server.url}/v1`, includeUsage: true, supportsStructuredOutputs: true });
     const model = createAiSdkModel({ provider: "compat", factory, model: "gpt-test" });
     const reply = await model.chat({ messages: [{ role: "user", content: "Weather in Oslo?" }], topP: 0.9, output: { schema: Weather, name: "weather" } });

@@ -1,22 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 // The example app, run as a user would run it, against a scripted OpenAI-compatible endpoint.
 import { bookWithApproval, streamWithWeftTools, weftAgentOnAiSdk } from "../../../examples/ai-sdk-app/app.mjs";
-import { chatText, chatToolCall, frame } from "./test-fixtures/wires.js";
+import { chatText, chatToolCall, frame, sseReply } from "./test-fixtures/wires.js";
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useScriptedServer(beforeEach, afterEach);
 
-const stream = (body: string[]) => ({ headers: { "content-type": "text/event-stream" }, body });
 
 describe("examples/ai-sdk-app", () => {
   it("streams an answer with streamText over the weft toolkit, its skills catalog as the system prompt", async () => {
-    server.reply(stream(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo" } }))), stream(frame(chatText("Pack an umbrella."))));
+    server.reply(sseReply(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo" } }))), sseReply(frame(chatText("Pack an umbrella."))));
     const written: string[] = [];
     const text = await streamWithWeftTools({ baseURL: `${server.url}/v1`, model: "m", write: (delta: string) => void written.push(delta) });
     expect(text).toBe("Pack an umbrella.");
@@ -28,7 +21,7 @@ describe("examples/ai-sdk-app", () => {
   });
 
   it("asks the user through the AI SDK's approval flow before the weft tool books, then resumes it", async () => {
-    server.reply(stream(frame(chatToolCall({ id: "c1", name: "book_hotel", arguments: { city: "Oslo" } }))), stream(frame(chatText("Booked."))));
+    server.reply(sseReply(frame(chatToolCall({ id: "c1", name: "book_hotel", arguments: { city: "Oslo" } }))), sseReply(frame(chatText("Booked."))));
     const asked: string[] = [];
     const text = await bookWithApproval({ baseURL: `${server.url}/v1`, model: "m", approve: async (reason: string) => {
         asked.push(reason);
@@ -41,7 +34,7 @@ describe("examples/ai-sdk-app", () => {
   });
 
   it("runs weft's agent loop on the AI SDK provider", async () => {
-    server.reply(stream(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo", unit: "f" } }))), stream(frame(chatText("12 F and rain."))));
+    server.reply(sseReply(frame(chatToolCall({ id: "c1", name: "weather", arguments: { city: "Oslo", unit: "f" } }))), sseReply(frame(chatText("12 F and rain."))));
     expect(await weftAgentOnAiSdk({ baseURL: `${server.url}/v1`, model: "m" })).toBe("12 F and rain.");
     expect(server.requests[1]?.json().messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c1", content: "Oslo: 12 degrees F, light rain" });
   });

@@ -5,9 +5,9 @@ import { Type } from "typebox";
 import { z } from "zod";
 import { createToolkit, type Toolkit } from "@weft/core";
 import { defineTool, type FeedbackEvent, type PendingAnswer, type Suspension } from "@weft/sdk";
-import { startScriptedServer, type ScriptedServer } from "@weft/sdk/testing";
+import { useScriptedServer } from "@weft/sdk/testing";
 import { aiSdkToolApproval, toAiSdkTools } from "./to-ai-sdk-tools.js";
-import { chatText, chatToolCall, frame } from "./test-fixtures/wires.js";
+import { chatText, chatToolCall, frame, sseReply } from "./test-fixtures/wires.js";
 
 const weather = defineTool({
   name: "weather",
@@ -28,26 +28,23 @@ const deploy = defineTool({
   },
 });
 
-let server: ScriptedServer;
+const server = useScriptedServer(beforeEach, afterEach);
 let toolkit: Toolkit;
 const events: FeedbackEvent[] = [];
 beforeEach(async () => {
-  server = await startScriptedServer();
   events.length = 0;
   deployRuns.length = 0;
   toolkit = await createToolkit({ builtins: false, extraTools: [weather, deploy], feedback: (event) => void events.push(event) });
 });
 afterEach(async () => {
   await toolkit.close();
-  await server.close();
 });
 
-const stream = (body: string[]) => ({ headers: { "content-type": "text/event-stream" }, body });
 const model = () => createOpenAICompatible({ name: "compat", baseURL: `${server.url}/v1`, includeUsage: true })("gpt-test");
 
 /** Runs streamText over two steps: the scripted model calls `name` with `args`, then answers "Done.". */
 async function runOneToolCall(tools: ReturnType<typeof toAiSdkTools>, name: string, args: Record<string, unknown>) {
-  server.reply(stream(frame(chatToolCall({ id: "call_1", name, arguments: args }))), stream(frame(chatText("Done."))));
+  server.reply(sseReply(frame(chatToolCall({ id: "call_1", name, arguments: args }))), sseReply(frame(chatText("Done."))));
   const result = streamText({ model: model(), tools, prompt: "Go.", stopWhen: stepCountIs(3) });
   return { text: await result.text, toolMessage: server.requests.at(-1)?.json().messages.at(-1) };
 }
@@ -115,9 +112,9 @@ describe("a live ToolSet", () => {
     const tools = toAiSdkTools(toolkit);
     expect(Object.keys(tools).sort()).toEqual(["deploy", "install", "old", "weather"]);
     server.reply(
-      stream(frame(chatToolCall({ id: "call_1", name: "install", arguments: {} }))),
-      stream(frame(chatToolCall({ id: "call_2", name: "shout", arguments: {} }))),
-      stream(frame(chatText("Done."))),
+      sseReply(frame(chatToolCall({ id: "call_1", name: "install", arguments: {} }))),
+      sseReply(frame(chatToolCall({ id: "call_2", name: "shout", arguments: {} }))),
+      sseReply(frame(chatText("Done."))),
     );
     const result = streamText({ model: model(), tools, prompt: "Go.", stopWhen: stepCountIs(4) });
     expect(await result.text).toBe("Done.");
@@ -141,7 +138,7 @@ describe("a live ToolSet", () => {
 describe("weft suspensions as AI SDK tool approvals", () => {
   /** One streamText call over `messages` with the set's approval function; the scripted model gives `replies`. */
   async function step(tools: ReturnType<typeof toAiSdkTools>, messages: ModelMessage[], ...replies: unknown[][]) {
-    server.reply(...replies.map((reply) => stream(frame(reply))));
+    server.reply(...replies.map((reply) => sseReply(frame(reply))));
     const result = streamText({ model: model(), tools, toolApproval: aiSdkToolApproval(tools), messages, stopWhen: stepCountIs(2) });
     const content = await result.content;
     messages.push(...(await result.responseMessages));
@@ -190,7 +187,7 @@ describe("weft suspensions as AI SDK tool approvals", () => {
   it("runs a call that needs no approval once, in the approval check, and gives the AI SDK its result", async () => {
     const tools = toAiSdkTools(toolkit);
     const messages: ModelMessage[] = [{ role: "user", content: "Weather?" }];
-    server.reply(stream(frame(chatToolCall({ id: "call_1", name: "weather", arguments: { city: "Oslo" } }))), stream(frame(chatText("12 C."))));
+    server.reply(sseReply(frame(chatToolCall({ id: "call_1", name: "weather", arguments: { city: "Oslo" } }))), sseReply(frame(chatText("12 C."))));
     const result = streamText({ model: model(), tools, toolApproval: aiSdkToolApproval(tools), messages, stopWhen: stepCountIs(2) });
     expect(await result.text).toBe("12 C.");
     expect(events.filter((event) => event.type === "tool.called")).toHaveLength(1);

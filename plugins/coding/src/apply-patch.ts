@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { parsePatch, PatchSyntaxError } from "./patch-parser.js";
 import { commitPatch, planPatch, PatchConflictError } from "./patch-plan.js";
 
@@ -20,7 +20,7 @@ export const APPLY_PATCH_DESCRIPTION = `Add, change and delete files under the w
 Paths are relative to the working folder. In an update, give about 3 lines of unchanged context before and after each change, start each further change with @@, and end a change that reaches the end of the file with "*** End of File". Every change is checked before anything is written: if one does not apply, no file is changed.`;
 
 /** `apply_patch {patch}`: the whole patch applies, or nothing is written. */
-export function applyPatchTool(root: ConfinedRoot, name = "apply_patch"): Tool<any> {
+export function applyPatchTool(root: ConfinedRoot, name = "apply_patch") {
   return defineTool({
     name,
     description: APPLY_PATCH_DESCRIPTION,

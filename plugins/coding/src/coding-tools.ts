@@ -12,7 +12,7 @@ export interface CodingToolsOptions {
 }
 
 /** The coding pack's built-in tools for code use: `apply_patch` over one confined root. */
-export async function codingBuiltinTools(options: CodingToolsOptions = {}): Promise<Tool<any>[]> {
+export async function codingBuiltinTools(options: CodingToolsOptions = {}): Promise<Tool[]> {
   const root = await ConfinedRoot.open(path.resolve(options.root ?? "."));
   return keepTools([{ ...applyPatchTool(root), source: { kind: "builtin", id: CODING_PLUGIN_NAME } }], options.tools);
 }

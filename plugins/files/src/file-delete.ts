@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorCode, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorCode, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
@@ -7,7 +7,7 @@ const input = Type.Object({
 });
 
 /** Deletes a file or an empty folder; never a folder with something in it. */
-export function deleteTool(root: ConfinedRoot, name: string): Tool<any> {
+export function deleteTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description: "Delete a file or an empty folder.",

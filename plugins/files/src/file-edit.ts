@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
@@ -12,7 +12,7 @@ const input = Type.Object({
 const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 /** Replaces one exact occurrence; writes nothing unless the text occurs exactly once. */
-export function editTool(root: ConfinedRoot, name: string): Tool<any> {
+export function editTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description:

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { loadPicomatch } from "./load-picomatch.js";
 import { walkFiles } from "./tree-walk.js";
@@ -12,7 +12,7 @@ const input = Type.Object({
 });
 
 /** Files whose path matches a glob, sorted by path. */
-export function globTool(root: ConfinedRoot, name: string): Tool<any> {
+export function globTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description:

@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { compareNames } from "./tree-walk.js";
 
@@ -13,7 +13,7 @@ const input = Type.Object({
 });
 
 /** Lists one folder: one element per entry, sorted by name. */
-export function listTool(root: ConfinedRoot, name: string): Tool<any> {
+export function listTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description:

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { mediaFileResult, sniffMedia } from "./media-file.js";
 import { fileFailure } from "./file-failure.js";
@@ -16,7 +16,7 @@ const input = Type.Object({
 });
 
 /** Reads a text file a page at a time: at most `limit` lines and 1 MiB, whichever comes first. */
-export function readTool(root: ConfinedRoot, name: string): Tool<any> {
+export function readTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description:

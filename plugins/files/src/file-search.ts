@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";
 import { loadPicomatch } from "./load-picomatch.js";
@@ -20,7 +20,7 @@ const input = Type.Object({
 });
 
 /** Regex search over the text files under a folder, one `<match>` per matching line. */
-export function searchTool(root: ConfinedRoot, name: string): Tool<any> {
+export function searchTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description:

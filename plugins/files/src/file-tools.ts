@@ -21,7 +21,7 @@ export interface FileToolsOptions {
 }
 
 /** The pack tools over one confined root. */
-export function packFileTools(root: ConfinedRoot): Tool<any>[] {
+export function packFileTools(root: ConfinedRoot): Tool[] {
   return [
     readTool(root, "file_read"),
     writeTool(root, "file_write"),
@@ -34,7 +34,7 @@ export function packFileTools(root: ConfinedRoot): Tool<any>[] {
 }
 
 /** The built-in tools over one confined root: the same implementations under their built-in names. */
-export function builtinFileTools(root: ConfinedRoot): Tool<any>[] {
+export function builtinFileTools(root: ConfinedRoot): Tool[] {
   const source = { kind: "builtin", id: FILES_PLUGIN_NAME } as const;
   return [readTool(root, "read"), writeTool(root, "write"), editTool(root, "edit"), searchTool(root, "grep"), globTool(root, "glob")].map(
     (tool) => ({ ...tool, source }),
@@ -45,7 +45,7 @@ export function builtinFileTools(root: ConfinedRoot): Tool<any>[] {
  * The pack's tools for code use. The root is opened (and checked) once, here: a missing folder is an
  * error now rather than on every call.
  */
-export async function fileTools(options: FileToolsOptions = {}): Promise<Tool<any>[]> {
+export async function fileTools(options: FileToolsOptions = {}): Promise<Tool[]> {
   const root = await ConfinedRoot.open(path.resolve(options.root ?? "."));
   return keepTools(options.builtins ? builtinFileTools(root) : packFileTools(root), options.tools);
 }

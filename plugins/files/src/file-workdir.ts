@@ -1,8 +1,8 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, type ConfinedRoot } from "@weft/sdk";
 
 /** The root's absolute path, as resolved when the pack was built. */
-export function workdirTool(root: ConfinedRoot, name: string): Tool<any> {
+export function workdirTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description: "Give the absolute path of the root that paths are relative to.",

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, type ConfinedRoot, type Tool } from "@weft/sdk";
+import { defineTool, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({
@@ -8,7 +8,7 @@ const input = Type.Object({
 });
 
 /** Creates or replaces a file, creating the folders it needs. */
-export function writeTool(root: ConfinedRoot, name: string): Tool<any> {
+export function writeTool(root: ConfinedRoot, name: string) {
   return defineTool({
     name,
     description: "Create or overwrite a text file, creating missing folders.",

@@ -1,4 +1,4 @@
-import type { McpServerAuth } from "@weft/sdk";
+import { isRecord, type McpServerAuth } from "@weft/sdk";
 import { expandVariables } from "./expand-variables.js";
 
 /** OAuth grants weft runs for a remote server. */
@@ -15,8 +15,8 @@ const FIELDS = ["grant", "clientId", "clientSecret", "privateKey", "signingAlgor
 
 /** Validates `auth` of a server entry; `fail(field, problem)` throws the entry's error. */
 export function parseAuth(value: unknown, fail: (field: string, problem: string) => never): McpAuthSpec {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail('"auth"', "must be an object (use {} for OAuth with dynamic client registration)");
-  const auth = value as Record<string, unknown>;
+  if (!isRecord(value)) return fail('"auth"', "must be an object (use {} for OAuth with dynamic client registration)");
+  const auth = value;
   const unknown = Object.keys(auth).filter((key) => !FIELDS.includes(key));
   if (unknown.length > 0) fail(`"auth.${unknown[0]}"`, `is not an auth field (known: ${FIELDS.join(", ")})`);
   const text = (field: string): string | undefined => {
@@ -25,19 +25,18 @@ export function parseAuth(value: unknown, fail: (field: string, problem: string)
     return typeof item === "string" && item.length > 0 ? item : fail(`"auth.${field}"`, "must be a non-empty string");
   };
   const grantName = text("grant") ?? "authorization_code";
-  if (!(OAUTH_GRANTS as readonly string[]).includes(grantName)) fail('"auth.grant"', `must be one of ${OAUTH_GRANTS.join(", ")} (got "${grantName}")`);
-  const grant = grantName as OAuthGrant;
+  const grant = OAUTH_GRANTS.find((name) => name === grantName) ?? fail('"auth.grant"', `must be one of ${OAUTH_GRANTS.join(", ")} (got "${grantName}")`);
   const scopes = auth.scopes;
-  if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === "string" && scope.length > 0))) {
+  if (scopes !== undefined && !isScopeList(scopes)) {
     fail('"auth.scopes"', "must be an array of scope names");
   }
   const port = auth.redirectPort;
-  if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65_535)) fail('"auth.redirectPort"', "must be a port number (1-65535)");
+  if (port !== undefined && !isPort(port)) fail('"auth.redirectPort"', "must be a port number (1-65535)");
   const spec: McpAuthSpec = { grant };
   const fields = { clientId: text("clientId"), clientSecret: text("clientSecret"), privateKey: text("privateKey"), signingAlgorithm: text("signingAlgorithm") };
   for (const [field, item] of Object.entries(fields)) if (item !== undefined) Object.assign(spec, { [field]: item });
-  if (scopes !== undefined) spec.scopes = [...(scopes as string[])];
-  if (port !== undefined) spec.redirectPort = port as number;
+  if (scopes !== undefined) spec.scopes = [...scopes];
+  if (port !== undefined) spec.redirectPort = port;
   if (grant === "client_credentials") {
     if (spec.clientId === undefined) fail('"auth.clientId"', 'is required with "grant": "client_credentials"');
     if (spec.clientSecret === undefined && spec.privateKey === undefined) fail('"auth"', 'needs "clientSecret" or "privateKey" with "grant": "client_credentials"');
@@ -58,3 +57,10 @@ export function resolveAuth(auth: McpAuthSpec, env: Record<string, string | unde
   return { ...auth, ...expand("clientId"), ...expand("clientSecret"), ...expand("privateKey"), ...expand("signingAlgorithm") };
 }
 
+function isScopeList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((scope) => typeof scope === "string" && scope.length > 0);
+}
+
+function isPort(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65_535;
+}

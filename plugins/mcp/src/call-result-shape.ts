@@ -1,7 +1,6 @@
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
+import { isRecord } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What is wrong with a `tools/call` result, as far as weft reads it; undefined when it can be read. */
 export function callResultProblem(result: unknown): string | undefined {

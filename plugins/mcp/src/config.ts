@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { WeftError, errorMessage } from "@weft/sdk";
+import { WeftError, errorMessage, isRecord } from "@weft/sdk";
 import { parseAuth, resolveAuth, type McpAuthSpec } from "./auth-config.js";
 import { expandVariables } from "./expand-variables.js";
 import { jsonPositions, type JsonPath, type JsonPositions } from "./json-positions.js";
@@ -271,13 +271,13 @@ class FieldReader {
   oneOf<T extends string>(field: string, choices: readonly T[]): T | undefined {
     const value = this.string(field);
     if (value === undefined) return undefined;
-    return (choices as readonly string[]).includes(value) ? (value as T) : this.fail(`"${field}"`, `must be one of ${choices.join(", ")} (got "${value}")`);
+    return choices.find((choice) => choice === value) ?? this.fail(`"${field}"`, `must be one of ${choices.join(", ")} (got "${value}")`);
   }
 
   byteCount(field: string): number | undefined {
     const value = this.entry[field];
     if (value === undefined) return undefined;
-    return Number.isSafeInteger(value) && (value as number) >= 1024 ? (value as number) : this.fail(`"${field}"`, `must be a whole number of bytes, at least 1024`);
+    return typeof value === "number" && Number.isSafeInteger(value) && value >= 1024 ? value : this.fail(`"${field}"`, `must be a whole number of bytes, at least 1024`);
   }
 
   strings(field: string): string[] | undefined {
@@ -290,10 +290,9 @@ class FieldReader {
     const value = this.entry[field];
     if (value === undefined) return undefined;
     if (!isRecord(value)) return this.fail(`"${field}"`, `must be an object of string values`);
-    for (const [key, item] of Object.entries(value)) {
-      if (typeof item !== "string") this.fail(`"${field}.${key}"`, `must be a string`);
-    }
-    return { ...(value as Record<string, string>) };
+    const map: Record<string, string> = {};
+    for (const [key, item] of Object.entries(value)) map[key] = typeof item === "string" ? item : this.fail(`"${field}.${key}"`, `must be a string`);
+    return map;
   }
 }
 
@@ -307,8 +306,4 @@ function parseJson(text: string, what: string): unknown {
 
 function withoutKeys(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { ElicitResult, InputRequiredResult } from "@modelcontextprotocol/client";
-import type { PendingAnswer, PendingRequest } from "@weft/sdk";
+import { isRecord, type PendingAnswer, type PendingRequest } from "@weft/sdk";
 import { elicitResult, questionOf, type ElicitParams } from "./elicitation-bridge.js";
 
 /**
@@ -25,7 +25,7 @@ export interface RoundTicket {
 
 /** Whether a `tools/call` result is the 2026-07-28 `input_required` kind (as the SDK hands it back in manual mode). */
 export function isInputRequired(result: unknown): result is InputRequiredResult {
-  return (result as { resultType?: unknown } | null)?.resultType === "input_required";
+  return isRecord(result) && result.resultType === "input_required";
 }
 
 /**
@@ -63,5 +63,6 @@ export function answerRound(round: InputRound, answer: PendingAnswer): InputRoun
 
 /** Whether a tool run answers a round's question (rather than a question held on a connection). */
 export function isRoundAnswer(ctx: { answer?: PendingAnswer; pending?: PendingRequest }): boolean {
-  return ctx.answer !== undefined && typeof (ctx.pending?.data as Partial<RoundTicket> | undefined)?.round === "object";
+  const data = ctx.pending?.data;
+  return ctx.answer !== undefined && isRecord(data) && typeof data.round === "object";
 }

@@ -1,61 +1,35 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, stat } from "node:fs/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Kernel, PendingAnswer, Suspension, WaitFor } from "@weft/sdk";
 import { memoryLogger } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
-import mcp, { defaultTokenFile, fileTokenStore } from "./index.js";
+import mcp from "./index.js";
 import { mcpHost } from "./test-fixtures/harness.js";
-import { startProtectedMcp, type ProtectedMcp } from "./test-fixtures/oauth-servers.js";
+import { useGuardedServer } from "./test-fixtures/guarded-server.js";
 
 /**
  * OAuth against a real authorization server (the MCP SDK's server-side auth: discovery metadata, dynamic
  * registration, PKCE-checked codes, refresh) guarding a real MCP server, both on 127.0.0.1.
  */
 describe("a remote server behind OAuth", () => {
-  let protectedMcp: ProtectedMcp;
-  let configDir: string;
-  const kernels: Kernel[] = [];
-  const asked: Suspension[] = [];
-
-  /** The user's browser: opens the sign-in page, which redirects to weft's loopback listener. */
-  const browser: WaitFor = async (suspension) => {
-    asked.push(suspension);
-    await fetch(suspension.url ?? "", { redirect: "follow" });
-    return { action: "accept" };
-  };
+  const guarded = useGuardedServer("weft-oauth-", { beforeAll, afterEach, afterAll });
+  const { asked, browser } = guarded;
 
   const start = async (waitFor: WaitFor | undefined, auth: Record<string, unknown> = {}, timeout?: number) => {
-    const config = { mcpServers: { guarded: { url: protectedMcp.url, auth, ...(timeout ? { timeout } : {}) } } };
-    const kernel = await createTestKernel([[mcp, { config, tokenStore: fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })) }]], {
+    const config = { mcpServers: { guarded: { url: guarded.server.url, auth, ...(timeout ? { timeout } : {}) } } };
+    const kernel = await createTestKernel([[mcp, { config, tokenStore: guarded.tokenStore() }]], {
       logger: memoryLogger(),
       ...(waitFor ? { waitFor } : {}),
     });
-    kernels.push(kernel);
+    guarded.track(kernel);
     return kernel;
   };
   const whoami = (kernel: Kernel) => kernel.execute({ name: "guarded__whoami", arguments: {} });
 
-  beforeAll(async () => {
-    protectedMcp = await startProtectedMcp();
-    configDir = await mkdtemp(join(tmpdir(), "weft-oauth-"));
-  });
-
-  afterEach(async () => {
-    for (const kernel of kernels.splice(0)) await kernel.close();
-    asked.length = 0;
-  });
-
-  afterAll(async () => {
-    await protectedMcp?.close();
-    if (configDir) await rm(configDir, { recursive: true, force: true });
-  });
-
   it("signs in through the host's waitFor (discovery, registration, PKCE, resource indicator) and keeps the tokens in a 0600 file", async () => {
     const kernel = await start(browser, { scopes: ["mcp:tools"] });
     expect(mcpHost(kernel).status()[0]).toMatchObject({ name: "guarded", state: "connected", tools: 1 });
-    const [client] = protectedMcp.issuer.log.registrations;
+    const [client] = guarded.server.issuer.log.registrations;
     expect((await whoami(kernel)).output).toBe(`client ${client?.client_id} with scopes mcp:tools`);
 
     expect(asked).toHaveLength(1);
@@ -64,14 +38,14 @@ describe("a remote server behind OAuth", () => {
     const redirectUri = (suspension?.data as { redirectUri?: string } | undefined)?.redirectUri;
     expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     expect(client).toMatchObject({ client_name: "weft", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] });
-    const [authorization] = protectedMcp.issuer.log.authorizations;
-    expect(authorization?.resource?.href).toBe(protectedMcp.url);
+    const [authorization] = guarded.server.issuer.log.authorizations;
+    expect(authorization?.resource?.href).toBe(guarded.server.url);
     expect(authorization?.scopes).toEqual(["mcp:tools"]);
     expect(authorization?.redirectUri).toBe(redirectUri);
 
-    const file = defaultTokenFile({ WEFT_CONFIG_DIR: configDir });
+    const file = guarded.tokenFile;
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(await readFile(file, "utf8"))[protectedMcp.url];
+    const stored = JSON.parse(await readFile(file, "utf8"))[guarded.server.url];
     expect(stored).toMatchObject({ client: { client_id: client?.client_id }, redirectUri, tokens: { token_type: "bearer", refresh_token: expect.any(String) } });
   });
 
@@ -80,23 +54,23 @@ describe("a remote server behind OAuth", () => {
     expect(mcpHost(kernel).status()[0]?.state).toBe("connected");
     expect(asked).toEqual([]);
 
-    protectedMcp.issuer.expireAccessTokens();
-    const grants = protectedMcp.issuer.log.grants.length;
+    guarded.server.issuer.expireAccessTokens();
+    const grants = guarded.server.issuer.log.grants.length;
     expect((await whoami(kernel)).output).toMatch(/^client \S+ with scopes mcp:tools$/);
-    expect(protectedMcp.issuer.log.grants.slice(grants)).toEqual(["refresh_token"]);
+    expect(guarded.server.issuer.log.grants.slice(grants)).toEqual(["refresh_token"]);
     expect(asked).toEqual([]);
   });
 
   it("asks again during a call when the grant is gone, and runs the call after the sign-in", async () => {
     const kernel = await start(browser, { scopes: ["mcp:tools"] });
-    protectedMcp.issuer.revokeEverything();
+    guarded.server.issuer.revokeEverything();
     const result = await whoami(kernel);
     expect(result.output).toMatch(/^client \S+ with scopes mcp:tools$/);
     expect(asked.map((suspension) => [suspension.kind, suspension.toolName])).toEqual([["authorization", "whoami"]]);
   });
 
   it("takes the code from the host's answer when the browser cannot reach weft's listener", async () => {
-    protectedMcp.issuer.revokeEverything();
+    guarded.server.issuer.revokeEverything();
     await mcpHost(await start(browser)).status();
     const elsewhere: WaitFor = async (suspension): Promise<PendingAnswer> => {
       asked.push(suspension);
@@ -129,8 +103,8 @@ describe("a remote server behind OAuth", () => {
 
   it("keeps a sign-in in progress in the store until it expires: a stale redirect is refused and dropped", async () => {
     await mcpHost(await start(browser)).signOut("guarded");
-    const store = fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir }));
-    const config = (enabled: boolean) => ({ mcpServers: { guarded: { url: protectedMcp.url, auth: {}, enabled } } });
+    const store = guarded.tokenStore();
+    const config = (enabled: boolean) => ({ mcpServers: { guarded: { url: guarded.server.url, auth: {}, enabled } } });
     // A host that shows the link and gives up at once; its sign-ins may wait 1 ms for their redirect.
     const shown: Suspension[] = [];
     const impatient = await createTestKernel([[mcp, { config: config(true), tokenStore: store, elicitationTimeoutMs: 1 }]], {
@@ -140,18 +114,18 @@ describe("a remote server behind OAuth", () => {
         return { action: "cancel" };
       },
     });
-    kernels.push(impatient);
+    guarded.track(impatient);
     const redirect = (await fetch(shown[0]?.url ?? "", { redirect: "manual" })).headers.get("location") ?? "";
     const state = new URL(redirect).searchParams.get("state") ?? "";
-    expect(Object.keys((await store.get(protectedMcp.url))?.signIns ?? {})).toEqual([state]);
+    expect(Object.keys((await store.get(guarded.server.url))?.signIns ?? {})).toEqual([state]);
 
-    const grants = protectedMcp.issuer.log.grants.length;
+    const grants = guarded.server.issuer.log.grants.length;
     const later = await createTestKernel([[mcp, { config: config(false), tokenStore: store }]], { logger: memoryLogger() });
-    kernels.push(later);
+    guarded.track(later);
     await expect(mcpHost(later).finishSignIn("guarded", redirect)).rejects.toThrow('the sign-in to MCP server "guarded" expired before its redirect came back; sign in again');
-    expect((await store.get(protectedMcp.url))?.signIns).toBeUndefined();
+    expect((await store.get(guarded.server.url))?.signIns).toBeUndefined();
     // The code never went to the token endpoint.
-    expect(protectedMcp.issuer.log.grants.length).toBe(grants);
+    expect(guarded.server.issuer.log.grants.length).toBe(grants);
   });
 
   it("finishes a sign-in from its redirect in a host that did not start it, and refuses a redirect of no sign-in in progress", async () => {
@@ -185,6 +159,6 @@ describe("a remote server behind OAuth", () => {
     const declined = await start(async () => ({ action: "decline" }));
     expect(mcpHost(declined).status()[0]?.error).toBe('the sign-in to MCP server "guarded" was declined');
     // Neither link will be opened: no sign-in stays in the store for another process to finish.
-    expect((await fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir })).get(protectedMcp.url))?.signIns).toBeUndefined();
+    expect((await guarded.tokenStore().get(guarded.server.url))?.signIns).toBeUndefined();
   });
 });

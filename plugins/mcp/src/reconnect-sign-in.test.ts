@@ -1,60 +1,35 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { memoryLogger, type Kernel, type Suspension, type WaitFor } from "@weft/sdk";
+import { memoryLogger, type WaitFor } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
-import mcp, { defaultTokenFile, fileTokenStore } from "./index.js";
+import mcp from "./index.js";
 import { WAIT, feedbackRecorder, mcpHost } from "./test-fixtures/harness.js";
-import { startProtectedMcp, type ProtectedMcp } from "./test-fixtures/oauth-servers.js";
+import { useGuardedServer } from "./test-fixtures/guarded-server.js";
 
 /**
  * A remote server behind OAuth that restarts while its grant is revoked: the reconnection nobody called
  * for needs the user, and asks through the host's waitFor like a start does (or says it needs a sign-in).
  */
 describe("a reconnection that needs a sign-in", () => {
-  let protectedMcp: ProtectedMcp;
-  let configDir: string;
-  const kernels: Kernel[] = [];
-  const asked: Suspension[] = [];
-  const browser: WaitFor = async (suspension) => {
-    asked.push(suspension);
-    await fetch(suspension.url ?? "", { redirect: "follow" });
-    return { action: "accept" };
-  };
+  const guarded = useGuardedServer("weft-oauth-reconnect-", { beforeAll, afterEach, afterAll });
+  const { asked, browser } = guarded;
 
   const start = async (waitFor: WaitFor | undefined) => {
     const recorder = feedbackRecorder();
-    const config = { mcpServers: { guarded: { url: protectedMcp.url, auth: {} } } };
-    const tokenStore = fileTokenStore(defaultTokenFile({ WEFT_CONFIG_DIR: configDir }));
+    const config = { mcpServers: { guarded: { url: guarded.server.url, auth: {} } } };
+    const tokenStore = guarded.tokenStore();
     const kernel = await createTestKernel([recorder.plugin, [mcp, { config, tokenStore, reconnect: { initialDelayMs: 100, maxDelayMs: 200, attempts: 20 } }]], {
       logger: memoryLogger(),
       ...(waitFor ? { waitFor } : {}),
     });
-    kernels.push(kernel);
+    guarded.track(kernel);
     return { kernel, events: recorder.events };
   };
-
-  beforeAll(async () => {
-    protectedMcp = await startProtectedMcp();
-    configDir = await mkdtemp(join(tmpdir(), "weft-oauth-reconnect-"));
-  });
-
-  afterEach(async () => {
-    for (const kernel of kernels.splice(0)) await kernel.close();
-    asked.length = 0;
-  });
-
-  afterAll(async () => {
-    await protectedMcp?.close();
-    if (configDir) await rm(configDir, { recursive: true, force: true });
-  });
 
   it("asks the host's waitFor to sign in again, without a call, and is connected after it", async () => {
     const { kernel, events } = await start(browser);
     expect(asked).toHaveLength(1);
-    protectedMcp.issuer.revokeEverything();
-    await protectedMcp.restart();
+    guarded.server.issuer.revokeEverything();
+    await guarded.server.restart();
     // The closed event stream is noticed and the server reconnected in the background: no tool is called.
     await vi.waitFor(() => expect(asked).toHaveLength(2), WAIT);
     expect(asked[1]).toMatchObject({ kind: "authorization", message: 'sign in to MCP server "guarded": open the link and authorize weft', callId: "mcp:guarded:sign-in" });
@@ -69,8 +44,8 @@ describe("a reconnection that needs a sign-in", () => {
     // Signed in (the last test stored tokens): this host starts without asking, and cannot ask.
     const { kernel, events } = await start(undefined);
     expect(mcpHost(kernel).status()[0]?.state).toBe("connected");
-    protectedMcp.issuer.revokeEverything();
-    await protectedMcp.restart();
+    guarded.server.issuer.revokeEverything();
+    await guarded.server.restart();
     await vi.waitFor(() => expect(mcpHost(kernel).status()[0]?.state).toBe("failed"), WAIT);
     expect(mcpHost(kernel).status()[0]).toEqual({
       name: "guarded",

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { WeftError, errorMessage, type PendingAnswer, type WaitFor } from "@weft/sdk";
+import { WeftError, errorMessage, isRecord, type PendingAnswer, type WaitFor } from "@weft/sdk";
 import type { AuthorizationRequest } from "./oauth-provider.js";
 
 export interface SignInOptions {
@@ -43,7 +43,7 @@ export async function signIn(options: SignInOptions): Promise<string> {
       signal,
     ).then(
       (answer) => ({ answer }),
-      (error: unknown) => ({ answer: { action: "cancel" } as PendingAnswer, error }),
+      (error: unknown): { answer: PendingAnswer; error: unknown } => ({ answer: { action: "cancel" }, error }),
     );
     const stopped = new Promise<never>((_, reject) => {
       const fail = () => {
@@ -81,7 +81,7 @@ export class SignInRefused extends WeftError {
 
 /** The code in a host's answer: `{code, state?}`, `{url}` or the redirected URL as a string. */
 function codeFromAnswer(content: unknown, request: AuthorizationRequest, server: string): string | undefined {
-  const record = typeof content === "object" && content !== null ? (content as Record<string, unknown>) : {};
+  const record = isRecord(content) ? content : {};
   const url = typeof content === "string" ? content : typeof record.url === "string" ? record.url : undefined;
   if (url !== undefined) {
     if (!URL.canParse(url)) throw new WeftError("MCP_AUTH_FAILED", `the answer to the sign-in of MCP server "${server}" is not a URL: ${url}`);

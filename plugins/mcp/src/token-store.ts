@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthDiscoveryState, OAuthTokens } from "@modelcontextprotocol/client";
-import { WeftError, errorMessage } from "@weft/sdk";
+import { WeftError, errorCode, errorMessage } from "@weft/sdk";
 
 /** What weft keeps for one remote server between runs: its tokens, its registration and what discovery found. */
 export interface StoredAuthorization {
@@ -61,7 +61,7 @@ export function fileTokenStore(file: string = defaultTokenFile()): McpTokenStore
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      if (errorCode(error) === "ENOENT") return {};
       throw new WeftError("MCP_AUTH_FAILED", `cannot read the MCP token store ${file}: ${errorMessage(error)}`, { cause: error });
     }
     try {

@@ -1,4 +1,4 @@
-import { keepTools, type Tool } from "@weft/sdk";
+import { keepTools, type Tool, type ToolSource } from "@weft/sdk";
 import { commandTool, type ShellSpec, type ShellToolOptions } from "./command-tool.js";
 
 export const SHELL_PLUGIN_NAME = "@weft/plugin-shell";
@@ -8,13 +8,14 @@ const SHELL_RUN: ShellSpec = { name: "shell_run", label: "/bin/sh -c", program: 
 const BASH: ShellSpec = { name: "bash", label: "bash -c", program: "bash", args: ["--noprofile", "--norc", "-c"] };
 
 /** The pack tool: `shell_run {command, workdir?, timeout_ms?}`. */
-export function shellRunTool(options: ShellToolOptions = {}): Tool<any> {
+export function shellRunTool(options: ShellToolOptions = {}) {
   return commandTool(SHELL_RUN, options);
 }
 
 /** The built-in `bash` tool: shell_run under another name, run by bash. */
-export function bashTool(options: ShellToolOptions = {}): Tool<any> {
-  return { ...commandTool(BASH, options), source: { kind: "builtin", id: SHELL_PLUGIN_NAME } };
+export function bashTool(options: ShellToolOptions = {}) {
+  const source: ToolSource = { kind: "builtin", id: SHELL_PLUGIN_NAME };
+  return { ...commandTool(BASH, options), source };
 }
 
 export interface ShellToolsOptions extends ShellToolOptions {
@@ -25,7 +26,8 @@ export interface ShellToolsOptions extends ShellToolOptions {
 }
 
 /** The pack's tools for code use: `shell_run`, or `bash` with `builtins: true`. */
-export function shellTools(options: ShellToolsOptions = {}): Tool<any>[] {
+export function shellTools(options: ShellToolsOptions = {}): Tool[] {
   const { builtins = false, tools, ...toolOptions } = options;
-  return keepTools(builtins ? [bashTool(toolOptions)] : [shellRunTool(toolOptions)], tools);
+  const pack: Tool[] = builtins ? [bashTool(toolOptions)] : [shellRunTool(toolOptions)];
+  return keepTools(pack, tools);
 }

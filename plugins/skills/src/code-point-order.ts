@@ -9,7 +9,8 @@ export function compareCodePoints(a: string, b: string): number {
     const l = left.next();
     const r = right.next();
     if (l.done || r.done) return l.done && r.done ? 0 : l.done ? -1 : 1;
-    const difference = l.value.codePointAt(0)! - r.value.codePointAt(0)!;
+    // Each step of a string's iterator is one whole code point, never empty.
+    const difference = (l.value.codePointAt(0) ?? 0) - (r.value.codePointAt(0) ?? 0);
     if (difference !== 0) return difference;
   }
 }

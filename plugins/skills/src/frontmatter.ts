@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isNode, isScalar, parseDocument, type Document } from "yaml";
+import { LineCounter, isAlias, isMap, isNode, isScalar, parseDocument, type Document } from "@weft/sdk/yaml";
 import { isRecord } from "@weft/sdk";
 import { InvalidFrontmatterError } from "./skill-errors.js";
 

@@ -36,8 +36,12 @@ describe("bounded HTML conversion", () => {
 
   it("reads a 200 000-deep page, bounded, while another call in the same process completes first", async () => {
     const order: string[] = [];
-    const page = kernel.execute({ name: "web_fetch", arguments: { url } }).then((result) => (order.push("page"), result));
-    const other = kernel.execute({ name: "echo", arguments: { text: "still here" } }).then((result) => (order.push("echo"), result));
+    const settled = (name: string) => <T>(result: T): T => {
+      order.push(name);
+      return result;
+    };
+    const page = kernel.execute({ name: "web_fetch", arguments: { url } }).then(settled("page"));
+    const other = kernel.execute({ name: "echo", arguments: { text: "still here" } }).then(settled("echo"));
     const [pageResult, otherResult] = await Promise.all([page, other]);
     expect(otherResult).toEqual({ output: "still here" });
     expect(order).toEqual(["echo", "page"]);

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, escapeXmlAttribute, type Tool } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute } from "@weft/sdk";
 import { fetchPage, parseWebUrl } from "./fetch-page.js";
 import { renderPage } from "./page-element.js";
 import { byteSize, type WebLimits } from "./web-limits.js";
@@ -10,7 +10,7 @@ const DEFAULT_CRAWL_PAGES = 10;
  * Breadth-first crawl from one URL: each page once (URLs compared without their fragment), at most
  * `max_pages` fetches, and at most `maxBytes` of page text in all.
  */
-export function webCrawlTool(name: string, limits: WebLimits): Tool<any> {
+export function webCrawlTool(name: string, limits: WebLimits) {
   const defaultPages = Math.min(DEFAULT_CRAWL_PAGES, limits.maxPages);
   return defineTool({
     name,

@@ -1,11 +1,11 @@
 import { Type } from "@weft/sdk/typebox";
-import { defineTool, errorResult, type Tool } from "@weft/sdk";
+import { defineTool, errorResult } from "@weft/sdk";
 import { fetchPage } from "./fetch-page.js";
 import { renderPage } from "./page-element.js";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
 /** Fetches one page; the implementation behind both `web_fetch` and the built-in `webfetch`. */
-export function webFetchTool(name: string, limits: WebLimits): Tool<any> {
+export function webFetchTool(name: string, limits: WebLimits) {
   return defineTool({
     name,
     description:

@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox";
-import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord, type Tool } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord } from "@weft/sdk";
 import { readCapped } from "./fetch-page.js";
 import { chunkHtml } from "./html-chunks.js";
 import type { WebLimits } from "./web-limits.js";
@@ -21,7 +21,7 @@ interface SearchHit {
 }
 
 /** Web search through the configured backend; registered only when there is one. */
-export function webSearchTool(name: string, backend: SearchBackend, limits: Pick<WebLimits, "timeoutMs" | "userAgent">): Tool<any> {
+export function webSearchTool(name: string, backend: SearchBackend, limits: Pick<WebLimits, "timeoutMs" | "userAgent">) {
   const service = backend.kind === "searxng" ? "SearXNG" : "Brave Search";
   return defineTool({
     name,

@@ -37,7 +37,7 @@ export function searchBackend(options: WebToolsOptions): SearchBackend | undefin
  * The native web tools for code use: `web_fetch`, `web_crawl` and, when a search backend is
  * configured, `web_search`; or the built-in `webfetch` alone with `builtins: true`.
  */
-export function webTools(options: WebToolsOptions = {}): Tool<any>[] {
+export function webTools(options: WebToolsOptions = {}): Tool[] {
   const limits: WebLimits = {
     timeoutMs: options.timeoutMs ?? DEFAULT_WEB_LIMITS.timeoutMs,
     maxBytes: options.maxBytes ?? DEFAULT_WEB_LIMITS.maxBytes,
@@ -49,7 +49,7 @@ export function webTools(options: WebToolsOptions = {}): Tool<any>[] {
   };
   if (options.builtins) return keepTools([{ ...webFetchTool("webfetch", limits), source: { kind: "builtin", id: WEB_PLUGIN_NAME } }], options.tools);
   const backend = searchBackend(options);
-  const tools = [webFetchTool("web_fetch", limits), webCrawlTool("web_crawl", limits)];
+  const tools: Tool[] = [webFetchTool("web_fetch", limits), webCrawlTool("web_crawl", limits)];
   if (backend) tools.push(webSearchTool("web_search", backend, limits));
   return keepTools(tools, options.tools);
 }

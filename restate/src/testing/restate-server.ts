@@ -1,26 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { waitForProcessExit } from "@weft/sdk/testing";
+import { freePort, waitForProcessExit } from "@weft/sdk/testing";
 
 /** The real restate-server binary, as the npm package for this platform ships it. */
 function serverBinary(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve(`@restatedev/restate-server-${process.platform}-${process.arch === "x64" ? "x64" : "arm64"}/package.json`)), "bin", "restate-server");
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 export async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {

@@ -13,3 +13,4 @@ export { doneMessage, drain, rejectionOf } from "./drain.js";
 export { defined } from "./defined.js";
 export { closeAfterEach, type Closable } from "./close-after-each.js";
 export { runSessionStoreConformance, sampleSnapshot, type SessionStoreHarness, type SessionStoreTestApi } from "./session-store-conformance.js";
+export { freePort } from "./free-port.js";

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { defined } from "./defined.js";
 import { drain } from "./drain.js";
 import type { ChatModel, ChatRequest, StreamEvent } from "../chat-model.js";
 import { OutputValidationError, ProviderError, WeftError, isAbortError } from "../errors.js";
@@ -122,7 +123,7 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
         assert.equal(typeof done?.stopReason, "string", "the provider's stop reason is kept");
         const message = await model.chat(question);
         assert.deepEqual(message, done);
-        assert.equal(requestedModel(server.requests[0]!.json()), MODEL);
+        assert.equal(requestedModel(defined(server.requests[0]).json()), MODEL);
       });
     });
 
@@ -322,7 +323,7 @@ export function runProviderConformance(test: ConformanceTestApi, options: Provid
         const done = (await drain(events)).at(-1);
         assert.ok(done?.type === "done");
         assert.equal(done.message.model, `${provider}/${OTHER_MODEL}`);
-        assert.equal(requestedModel(server.requests[0]!.json()), OTHER_MODEL);
+        assert.equal(requestedModel(defined(server.requests[0]).json()), OTHER_MODEL);
       });
     });
   });

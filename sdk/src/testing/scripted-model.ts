@@ -126,6 +126,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     // A signal that fired before the call would never dispatch "abort" again.
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
   });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { Role, TaskState, type Message as CoreMessage } from "@a2a-js/sdk";
+import { Role, type TaskState, type Message as CoreMessage } from "@a2a-js/sdk";
 import type { AgentCard, Message, Part, Task, TaskStatus } from "a2a-sdk-v03";
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "a2a-sdk-v03/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "a2a-sdk-v03/server/express";

@@ -1,5 +1,5 @@
 import type { ToolCall } from "@weft/sdk";
-import type { ConformanceWire } from "@weft/sdk/testing";
+import type { ConformanceWire, ScriptedResponse } from "@weft/sdk/testing";
 
 // The same wires the native providers' conformance runs use: what OpenAI-compatible servers and
 // Anthropic's Messages API send, framed as SSE.
@@ -9,6 +9,8 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
 const usage = { id: "gen-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } };
+/** A scripted server's reply that streams `body` as server-sent events. */
+export const sseReply = (body: string[]): ScriptedResponse => ({ headers: { "content-type": "text/event-stream" }, body });
 export const frame = (chunks: unknown[]) => chunks.map((payload) => `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
 
 export function chatText(text: string): unknown[] {

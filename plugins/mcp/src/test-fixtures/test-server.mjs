@@ -173,8 +173,14 @@ async function serve() {
   }
   const subscribed = new Set();
   if (!noTools) {
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => (subscribed.add(request.params.uri), {}));
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => (subscribed.delete(request.params.uri), {}));
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      subscribed.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      subscribed.delete(request.params.uri);
+      return {};
+    });
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
     // `big`: one message of `bytes` bytes of "é".
     server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
