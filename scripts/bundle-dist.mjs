@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]...
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--carried <inlined>:<dependency>]...
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -14,7 +14,11 @@ import { parseArgs } from "node:util";
 import { build } from "rolldown";
 
 const { values } = parseArgs({
-  options: { entry: { type: "string", multiple: true, default: [] }, inline: { type: "string", multiple: true, default: [] } },
+  options: {
+    entry: { type: "string", multiple: true, default: [] },
+    inline: { type: "string", multiple: true, default: [] },
+    carried: { type: "string", multiple: true, default: [] },
+  },
 });
 const dist = path.resolve("dist");
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
@@ -38,13 +42,25 @@ function packageRoot(name) {
   }
   return dir;
 }
-const inlined = values.inline.map((name) => {
+/** A package's license text, to put on top of the files that carry its code. */
+function licenseOf(name) {
   const root = packageRoot(name);
   const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   const licenseFile = readdirSync(root).find((file) => /^licen[cs]e/i.test(file));
   if (!licenseFile) throw new Error(`${manifest.name}: ${name} has no license file to copy`);
-  const license = readFileSync(path.join(root, licenseFile), "utf8").trim();
-  return { name, root: `${root}${path.sep}`, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${license}\n*/` };
+  return { root: `${root}${path.sep}`, version, text: readFileSync(path.join(root, licenseFile), "utf8").trim() };
+}
+const inlined = values.inline.map((name) => {
+  const { root, version, text } = licenseOf(name);
+  return { name, root, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${text}\n*/` };
+});
+// --carried host:dependency names code an inlined package's own dist already carries without its license
+// (the MCP SDK's dist holds ajv and its helpers): that license goes on top of the files holding the host.
+const carried = values.carried.map((pair) => {
+  const [host, name] = pair.split(":");
+  const hostEntry = inlined.find((entry) => entry.name === host);
+  if (!hostEntry || !name) throw new Error(`${manifest.name}: --carried ${pair}: expected <inlined package>:<dependency>`);
+  return { name, root: hostEntry.root, banner: `/*! ${name}, carried inside ${host}\n${licenseOf(name).text}\n*/` };
 });
 const isInlined = (specifier) => values.inline.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
@@ -71,7 +87,7 @@ const output = await build({
     // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
     chunkFileNames: "[name]-[hash].js",
     banner: (chunk) =>
-      inlined
+      [...inlined, ...carried]
         .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))
         .map(({ banner }) => banner)
         .join("\n"),
