@@ -3,13 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, Stage, deadlinePassed, defineTool, definePlugin, type FeedbackEvent, type Tool, type ToolVerdict } from "@weft/sdk";
 import { createKernel } from "./kernel.js";
-
-const add = defineTool({
-  name: "add",
-  description: "Add two numbers",
-  input: Type.Object({ a: Type.Number(), b: Type.Number() }),
-  execute: ({ a, b }) => ({ output: String(a + b) }),
-});
+import { add } from "./test-fixtures/add-tool.js";
 
 async function kernelWith(...tools: Tool[]) {
   const kernel = createKernel();

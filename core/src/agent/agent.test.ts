@@ -9,6 +9,7 @@ import { repeatedCallMessage } from "./loop-guard.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore, type SessionStore } from "./session-store.js";
 import { wireProblems } from "./test-fixtures/transcript-rules.js";
+import { add } from "../test-fixtures/add-tool.js";
 
 const newKernel = testKernels(afterEach);
 
@@ -18,13 +19,6 @@ function record(kernel: Kernel): FeedbackEvent[] {
   kernel.hooks.feedback.tap((event) => void events.push(event));
   return events;
 }
-
-const add = defineTool({
-  name: "add",
-  description: "Add two numbers",
-  input: Type.Object({ a: Type.Number(), b: Type.Number() }),
-  execute: ({ a, b }) => ({ output: String(a + b) }),
-});
 
 /** A promise with its resolver, for tools that wait on each other. */
 function deferred<T = void>() {

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Type } from "typebox";
-import { defineTool } from "@weft/sdk";
 import type { ChatRequest, Message } from "@weft/sdk";
 import { scriptedModel, type ScriptedTurn } from "@weft/sdk/testing";
 import { testKernels } from "../test-fixtures/test-kernels.js";
@@ -9,15 +7,9 @@ import { freezeMessage } from "./frozen-messages.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore } from "./session-store.js";
 import { estimateMessageTokens } from "./token-estimate.js";
+import { add } from "../test-fixtures/add-tool.js";
 
 const newKernel = testKernels(afterEach);
-
-const add = defineTool({
-  name: "add",
-  description: "Add two numbers",
-  input: Type.Object({ a: Type.Number(), b: Type.Number() }),
-  execute: ({ a, b }) => ({ output: String(a + b) }),
-});
 
 describe("the transcript is frozen messages", () => {
   it("takes given messages as they are and freezes them, so a change in place fails loudly", async () => {

@@ -3,19 +3,13 @@ import { Type } from "typebox";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { z } from "zod";
-import { OutputValidationError, defineTool, type FeedbackEvent } from "@weft/sdk";
+import { OutputValidationError, type FeedbackEvent } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
 import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
+import { add } from "../test-fixtures/add-tool.js";
 
 const newKernel = testKernels(afterEach);
-const add = defineTool({
-  name: "add",
-  description: "Add two numbers",
-  input: Type.Object({ a: Type.Number(), b: Type.Number() }),
-  execute: ({ a, b }) => ({ output: String(a + b) }),
-});
-
 const schemas = {
   typebox: Type.Object({ sum: Type.Number(), explanation: Type.String() }),
   zod: z.object({ sum: z.number(), explanation: z.string() }),
