@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
-import { EXPECTED, SYSTEM } from "./script.mjs";
+import { EXPECTED, scaleOptions } from "./script.mjs";
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -42,11 +42,6 @@ async function mockLlm() {
   return { url, close: () => child.disconnect() };
 }
 
-/** `n` earlier exchanges, as scale.mjs sends them. */
-const priorMessages = (n) =>
-  Array.from({ length: n }, (_, index) =>
-    index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
-  );
 
 async function main() {
   const llm = await mockLlm();
@@ -56,9 +51,7 @@ async function main() {
     llmUrl: llm.url,
     mcpServer: { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] },
     skillsDir: join(srcDir, "..", "skills"),
-    ...(flags.calls ? { system: `${SYSTEM}\n[calls: ${flags.calls}]` } : {}),
-    ...(flags.sessions ? { sessions: Number(flags.sessions) } : {}),
-    ...(flags.prior ? { prior: priorMessages(Number(flags.prior)) } : {}),
+    ...scaleOptions(flags),
   });
   const session = new Session();
   session.connect();

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
-import { EXPECTED, SYSTEM } from "./script.mjs";
+import { EXPECTED, scaleOptions } from "./script.mjs";
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -26,11 +26,6 @@ const { values: flags } = parseArgs({
     prior: { type: "string" },
   },
 });
-/** `n` earlier exchanges, as the scale bench's prior-messages row sends them. */
-const priorMessages = (n) =>
-  Array.from({ length: n }, (_, index) =>
-    index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
-  );
 const llm = await startMockLlmServer();
 const { setup } = await import(`./runners/${flags.runner}.mjs`);
 const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
@@ -39,9 +34,7 @@ const options = {
   llmUrl: llm.url,
   mcpServer,
   skillsDir: join(srcDir, "..", "skills"),
-  ...(flags.calls ? { system: `${SYSTEM}\n[calls: ${flags.calls}]` } : {}),
-  ...(flags.sessions ? { sessions: Number(flags.sessions) } : {}),
-  ...(flags.prior ? { prior: priorMessages(Number(flags.prior)) } : {}),
+  ...scaleOptions(flags),
 };
 const runner = await setup(options);
 try {

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
 import { setup as floorSetup } from "./runners/floor-rpc.mjs";
 import { setup as workspaceWeftSetup } from "./runners/weft.mjs";
-import { EXPECTED, SYSTEM } from "./script.mjs";
+import { EXPECTED, priorMessages, systemAskingCalls } from "./script.mjs";
 import { summarize } from "./stats.mjs";
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
@@ -36,15 +36,10 @@ const weftOf = async (dir) => (await import(pathToFileURL(join(resolve(dir), "be
 const oldWeftSetup = await weftOf(flags.old);
 const weftSetup = flags.new ? await weftOf(flags.new) : workspaceWeftSetup;
 
-/** `n` earlier exchanges, as scale.mjs sends them. */
-const priorMessages = (n) =>
-  Array.from({ length: n }, (_, index) =>
-    index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
-  );
 const DIMENSIONS = {
   prior: { points: "10,100,1000", options: (n) => ({ prior: priorMessages(n) }) },
   sessions: { points: "1,10,100", options: (n) => ({ sessions: n }) },
-  parallel: { points: "1,10,100", options: (n) => ({ system: `${SYSTEM}\n[calls: ${n}]` }) },
+  parallel: { points: "1,10,100", options: (n) => ({ system: systemAskingCalls(n) }) },
 };
 const dimension = DIMENSIONS[flags.dimension];
 if (!dimension) throw new Error(`--dimension is one of ${Object.keys(DIMENSIONS).join(", ")}`);

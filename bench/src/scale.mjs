@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { setup as floorSetup } from "./runners/floor-rpc.mjs";
 import { setup as weftSetup } from "./runners/weft.mjs";
-import { EXPECTED, SYSTEM } from "./script.mjs";
+import { EXPECTED, priorMessages, systemAskingCalls } from "./script.mjs";
 import { summarize } from "./stats.mjs";
 
 const { positionals, values: flags } = parseArgs({
@@ -26,18 +26,13 @@ const config = JSON.parse(configText);
 const RUNS = Number(flags.runs);
 const WARMUPS = Number(flags.warmups);
 
-/** `n` earlier exchanges of the conversation, user and assistant in turn. */
-const priorMessages = (n) =>
-  Array.from({ length: n }, (_, index) =>
-    index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
-  );
 const withTools = (n) => ({ ...config.mcpServer, args: [...config.mcpServer.args, "--tools", String(n - 3)] });
 
 /** Each dimension: its points, and the setup options a point gives both sides. */
 const DIMENSIONS = {
   tools: { label: "tools advertised", points: [10, 100, 1000], options: (n) => ({ mcpServer: withTools(n), mcpServers: [withTools(n)] }) },
   prior: { label: "prior messages", points: [10, 100, 1000], options: (n) => ({ prior: priorMessages(n) }) },
-  parallel: { label: "tool calls in one reply", points: [1, 10, 100], options: (n) => ({ system: `${SYSTEM}\n[calls: ${n}]` }) },
+  parallel: { label: "tool calls in one reply", points: [1, 10, 100], options: (n) => ({ system: systemAskingCalls(n) }) },
   sessions: { label: "sessions at once", points: [1, 10, 100], options: (n) => ({ sessions: n }) },
   servers: { label: "MCP servers", points: [1, 5, 10], options: (n) => ({ mcpServers: Array.from({ length: n }, () => config.mcpServer) }) },
 };

@@ -38,3 +38,19 @@ export const NATIVE_EXTRA = {
 };
 
 export const SCENARIOS = ["native", "mcp", "full"];
+
+/** `n` earlier exchanges, the scale bench's prior messages (each run starts a session on them). */
+export const priorMessages = (n) =>
+  Array.from({ length: n }, (_, index) =>
+    index % 2 === 0 ? { role: "user", content: `Earlier question ${index}: what was on the list?` } : { role: "assistant", content: `Earlier answer ${index}: three items, all done.` },
+  );
+
+/** The system prompt that asks the mock LLM for `n` tool calls in its first reply (see mock-llm-server.mjs). */
+export const systemAskingCalls = (n) => `${SYSTEM}\n[calls: ${n}]`;
+
+/** A runner's scale options from the profiling scripts' `--calls`, `--sessions` and `--prior` flags. */
+export const scaleOptions = ({ calls, sessions, prior }) => ({
+  ...(calls ? { system: systemAskingCalls(Number(calls)) } : {}),
+  ...(sessions ? { sessions: Number(sessions) } : {}),
+  ...(prior ? { prior: priorMessages(Number(prior)) } : {}),
+});
