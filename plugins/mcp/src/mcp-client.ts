@@ -1,4 +1,5 @@
 import { Client } from "@modelcontextprotocol/client";
+import { isRecord } from "@weft/sdk";
 import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCResultResponse } from "@modelcontextprotocol/client";
 
 type Response = JSONRPCResultResponse | JSONRPCErrorResponse;
@@ -32,10 +33,6 @@ export function responseOf(message: JSONRPCMessage): Response | undefined {
   const { error } = fields;
   if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") return undefined;
   return onlyKeys(fields, ERROR_KEYS) ? (message as Response) : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRecordOrAbsent(value: unknown): boolean {
