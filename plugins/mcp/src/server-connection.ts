@@ -232,7 +232,7 @@ export class ServerConnection {
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
+  call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
     return this.#call(tool, args, ctx, shape, false);
   }
 
