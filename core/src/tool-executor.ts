@@ -1,4 +1,4 @@
-import { echoed, errorMessage, errorResult } from "@weft/sdk";
+import { DeadlineTimers, echoed, errorMessage, errorResult } from "@weft/sdk";
 import type {
   ExecuteOptions,
   FeedbackEvent,
@@ -12,7 +12,6 @@ import type {
   ToolVerdict,
 } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
-import { DeadlineTimers } from "./deadline-timers.js";
 import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";
 import { runnableOf } from "./tool-box.js";
