@@ -133,6 +133,10 @@ export class Scope implements ScopeContract, TapOwner {
     this.host.emit(event, this.name);
   }
 
+  observed(): boolean {
+    return this.host.hooks.feedback.live;
+  }
+
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult> {
     return this.host.execute(call, options, this.name);
   }

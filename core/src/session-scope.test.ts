@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { PLUGIN_API_VERSION, Stage, defineTool, definePlugin } from "@weft/sdk";
-import type { HookContext, PendingAnswer, Plugin, Registrable, Tool } from "@weft/sdk";
+import type { HookContext, PendingAnswer, Plugin, PluginApi, Registrable, Tool } from "@weft/sdk";
 import { defined, scriptedModel } from "@weft/sdk/testing";
 import { createAgent } from "./agent/agent.js";
 import { coreBuiltins } from "./builtins/core-builtins.js";
@@ -124,6 +124,28 @@ describe("sessions on one kernel", () => {
     expect(next.has("todos")).toBe(false);
     expect(await kernel.buildPrompt("base")).toBe("base");
     expect(contexts.at(-1)).toEqual({ turn: 0, caller: "app" });
+  });
+
+  it("says whether an event emitted now reaches an observer: a plugin's the kernel's taps, a session's its own and the kernel's", async () => {
+    const kernel = newKernel();
+    let plugin: PluginApi | undefined;
+    await kernel.use(
+      pack("@acme/reporter", (api) => {
+        plugin = api;
+      }),
+    );
+    const session = await kernel.session({ id: "s1" });
+    const observed = () => [plugin?.observed(), session.observed()];
+    expect(observed()).toEqual([false, false]);
+    const other = await kernel.session({ id: "s2" });
+    other.hooks.feedback.tap(() => {});
+    expect(observed()).toEqual([false, false]);
+    session.hooks.feedback.tap(() => {});
+    expect(observed()).toEqual([false, true]);
+    await session.dispose();
+    expect(session.observed()).toBe(false);
+    kernel.hooks.feedback.tap(() => {});
+    expect([plugin?.observed(), (await kernel.session({ id: "s3" })).observed()]).toEqual([true, true]);
   });
 });
 

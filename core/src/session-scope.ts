@@ -140,6 +140,10 @@ export class SessionScope implements KernelSession {
     this.#emit(event, this.context());
   }
 
+  observed(): boolean {
+    return this.#hooks.feedback.live;
+  }
+
   buildPrompt(base = ""): Promise<string> {
     return buildPrompt(this.#hooks, base, this.context());
   }

@@ -1,4 +1,4 @@
-import { echoed, errorMessage, errorResult } from "@weft/sdk";
+import { DeadlineTimers, echoed, errorMessage, errorResult } from "@weft/sdk";
 import type {
   ExecuteOptions,
   FeedbackEvent,
@@ -12,7 +12,6 @@ import type {
   ToolVerdict,
 } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
-import { DeadlineTimers } from "./deadline-timers.js";
 import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";
 import { runnableOf } from "./tool-box.js";
@@ -87,27 +86,32 @@ export class ToolExecutor {
     );
   }
 
-  async #after(result: ToolResult, call: ToolCallInfo, context: HookContext): Promise<ToolResult> {
+  /** The result `afterToolCall` makes of it; with no tap, the result itself (no promise in between). */
+  #after(result: ToolResult, call: ToolCallInfo, context: HookContext): ToolResult | Promise<ToolResult> {
     const after = this.host.hooks.afterToolCall;
     if (!after.live) return result;
-    try {
-      return (await after.promise(result, call, context)) as ToolResult;
-    } catch (error) {
-      return errorResult(errorMessage(error));
-    }
+    return (after.promise(result, call, context) as Promise<ToolResult>).catch((error: unknown) => errorResult(errorMessage(error)));
   }
 
-  async #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): Promise<ToolResult> {
-    if (verdict?.action === "rewrite") {
-      call.arguments = verdict.arguments;
-      const stillInvalid = runnableOf(call.tool)?.validateInput ? await this.#ownValidation(call) : this.#invalidArguments(call.tool, call.arguments);
-      if (stillInvalid) return stillInvalid;
-    }
+  #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): ToolResult | Promise<ToolResult> {
+    if (verdict?.action === "rewrite") return this.#rewritten(call, options, verdict.arguments, context);
     // Reported once the gate has spoken, with the arguments the tool is about to run with.
-    this.host.emit({ type: "tool.called", callId: call.id, name: call.name, arguments: call.arguments }, context);
+    if (this.#observed) this.host.emit({ type: "tool.called", callId: call.id, name: call.name, arguments: call.arguments }, context);
     if (verdict?.action === "deny") return errorResult(`tool call blocked: ${verdict.reason}`);
     if (verdict?.action === "answer") return verdict.result;
     return this.#run(call, options, context);
+  }
+
+  /** The gate rewrote the arguments: they are validated again before the call proceeds with them. */
+  async #rewritten(call: ToolCallInfo, options: ExecuteOptions, args: Record<string, unknown>, context: HookContext): Promise<ToolResult> {
+    call.arguments = args;
+    const stillInvalid = runnableOf(call.tool)?.validateInput ? await this.#ownValidation(call) : this.#invalidArguments(call.tool, call.arguments);
+    return stillInvalid ?? this.#proceed(call, options, undefined, context);
+  }
+
+  /** Whether anyone observes feedback now: an event nobody reads is not built. */
+  get #observed(): boolean {
+    return this.host.hooks.feedback.live;
   }
 
   #run(call: ToolCallInfo, options: ExecuteOptions, context: HookContext): Promise<ToolResult> {
@@ -126,7 +130,7 @@ export class ToolExecutor {
         callId: call.id,
         onProgress: (progress) => {
           options.onProgress?.(progress);
-          this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
+          if (this.#observed) this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
         },
       };
       if (this.host.session) ctx.session = this.host.session;
@@ -183,7 +187,7 @@ export class ToolExecutor {
   }
 
   #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number, context: HookContext): ToolResult {
-    this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
+    if (this.#observed) this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
     return result;
   }
 }

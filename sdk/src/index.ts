@@ -30,6 +30,7 @@ export * from "./xml-attribute.js";
 export * from "./line-splitter.js";
 export * from "./sse-parser.js";
 export * from "./ndjson-parser.js";
+export * from "./deadline-timers.js";
 // Provider-author machinery (providerFetch, the reply builder, settings, capabilities): @weft/sdk/provider.
 export * from "./content-parts.js";
 export * from "./structured-output.js";

@@ -72,6 +72,12 @@ export interface PluginApi {
   /** Whether a service has been published. */
   has(name: keyof WeftServices): boolean;
   emit(event: FeedbackEvent): void;
+  /**
+   * Whether an event `emit`ted now reaches an observer (a `feedback` tap of this scope, its session or
+   * the kernel). An event nobody observes need not be built: a plugin that reports per request asks
+   * first. It changes as observers come and go, so ask at each event, never once.
+   */
+  observed(): boolean;
   /** Runs a tool through the one execute path (the session's, for a session); never rejects. */
   execute(call: ToolCallRequest, options?: ExecuteOptions): Promise<ToolResult>;
 }

@@ -1,4 +1,4 @@
-import type { ToolProgress } from "@weft/sdk";
+import type { DeadlineTimers, ToolProgress } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
 import type { HeldElicitation } from "./elicitation-bridge.js";
 
@@ -28,23 +28,27 @@ export interface CallWatcher {
  * answer, and is paused while a question waits for the host.
  *
  * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
- * runs once it has ended, whoever is listening.
+ * runs once it has ended, whoever is listening. The quiet-time ceilings are the connection's
+ * `DeadlineTimers`: the calls of one round, started in the same millisecond, share one timer.
  */
 export class InFlightCall {
   readonly #controller = new AbortController();
   readonly #quietMs: number;
+  readonly #timers: DeadlineTimers;
   readonly #onFinished: () => void;
   #outcome: CallOutcome | undefined;
   /** The `next` waiting now, for the call's end or its next question. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
   readonly #unclaimed: HeldElicitation[] = [];
   #onProgress: ((progress: ToolProgress) => void) | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the quiet-time ceiling now running, if one is. */
+  #cancelQuiet: (() => void) | undefined;
   #unanswered = 0;
   #timedOut = false;
 
-  constructor(start: CallStarter, quietMs: number, onFinished: () => void) {
+  constructor(start: CallStarter, quietMs: number, timers: DeadlineTimers, onFinished: () => void) {
     this.#quietMs = quietMs;
+    this.#timers = timers;
     this.#onFinished = onFinished;
     start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
       (result) => this.#settle({ kind: "result", result }),
@@ -85,7 +89,7 @@ export class InFlightCall {
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
-    clearTimeout(this.#timer);
+    this.#cancelQuiet?.();
     if (this.#waiter) this.#waiter({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
@@ -103,7 +107,7 @@ export class InFlightCall {
 
   #settle(outcome: CallOutcome): void {
     this.#outcome = outcome;
-    clearTimeout(this.#timer);
+    this.#cancelQuiet?.();
     this.#onFinished();
     this.#waiter?.(outcome);
   }
@@ -114,11 +118,12 @@ export class InFlightCall {
   }
 
   #arm(): void {
-    clearTimeout(this.#timer);
+    this.#cancelQuiet?.();
+    this.#cancelQuiet = undefined;
     if (this.#outcome) return;
-    this.#timer = setTimeout(() => {
+    this.#cancelQuiet = this.#timers.at(Date.now() + Math.min(this.#quietMs, MAX_TIMER_MS), () => {
       this.#timedOut = true;
       this.cancel(new Error(`no result or progress for ${this.#quietMs} ms`));
-    }, Math.min(this.#quietMs, MAX_TIMER_MS));
+    });
   }
 }

@@ -46,6 +46,8 @@ export interface ManagerOptions {
   logger?: Logger;
   /** Receives `mcp.status` and `mcp.tools-changed`. */
   emit?(event: FeedbackEvent): void;
+  /** Whether `emit` reaches anyone now (the plugin API's `observed`); with `emit` and no `observed`, always. */
+  observed?(): boolean;
   /** Relative `cwd` of servers added with `addServer` resolve from here. */
   baseDir?: string;
   /** `${VAR}` values and the stdio servers' inherited variables; `process.env` by default. */
@@ -384,7 +386,11 @@ export class Manager implements McpHost {
         logger: this.#logger,
         onToolsChanged: () => opening.connection && this.#relist(entry, opening.connection),
         onLost: () => opening.connection && this.#lost(entry, opening.connection),
-        requests: { emit: (event) => this.#emit(event), traceHeaders: (key) => this.#options.requestHeaders?.(key) ?? {} },
+        requests: {
+          emit: (event) => this.#emit(event),
+          observed: () => this.#options.emit !== undefined && (this.#options.observed?.() ?? true),
+          traceHeaders: (key) => this.#options.requestHeaders?.(key) ?? {},
+        },
       },
       signal,
     );
@@ -720,6 +726,7 @@ export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" |
     tools: api.tools,
     logger: api.logger,
     emit: (event) => api.emit(event),
+    observed: () => api.observed(),
     baseDir: api.baseDir,
     waitFor: api.waitFor,
     callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers(call) : {}),

@@ -7,6 +7,8 @@ import type { ServerTransport } from "./config.js";
 /** Where a connection reports the requests it sends. */
 export interface RequestReporting {
   emit(event: FeedbackEvent): void;
+  /** Whether anyone observes `emit` now: a request sent while nobody does is not followed at all. */
+  observed(): boolean;
   /** The trace context of the request's own span, by its `mcp.request` key; empty when nothing traces it. */
   traceHeaders(key: string): Record<string, string>;
 }
@@ -28,7 +30,9 @@ let lastKey = 0;
  * It patches the transport before the client connects. Incoming messages are observed through
  * whatever `onmessage` is set (see `observeIncoming`): the SDK's version probe replaces the handler for
  * the `server/discover` exchange without calling the one it found, so chaining would miss that reply.
- * The SDK keeps an `onclose` it finds and calls it.
+ * The SDK keeps an `onclose` it finds and calls it. While nobody observes the reports (and nothing traces,
+ * which observes them), a request goes out as it is: its events, key and bookkeeping are never made.
+ * `initialize` is always followed, since its answer carries the protocol version later events report.
  */
 export function reportRequests(transport: Transport, server: string, endpoint: ServerTransport, reporting: RequestReporting): void {
   const peer = peerOf(transport, endpoint);
@@ -52,7 +56,15 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
   };
 
   const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
+  /** What must be followed even while nobody observes: `initialize`, and the end of what was followed. */
+  const followed = (message: JSONRPCMessage): boolean => {
+    if (!("method" in message)) return "id" in message && message.id !== undefined && message.id !== null && received.has(message.id);
+    if (message.method === "initialize") return true;
+    const requestId = message.method === "notifications/cancelled" ? message.params?.requestId : undefined;
+    return (typeof requestId === "string" || typeof requestId === "number") && open.has(requestId);
+  };
+
+  const reported = async (message: JSONRPCMessage, options: Parameters<Transport["send"]>[1]): Promise<void> => {
     if (!("method" in message)) {
       const id = "id" in message ? message.id : undefined;
       const answered = id === undefined ? undefined : received.get(id);
@@ -82,8 +94,11 @@ export function reportRequests(transport: Transport, server: string, endpoint: S
     // A notification has no answer: it is done once sent.
     if (id === undefined) finish(request);
   };
+  transport.send = (message, options) => (reporting.observed() || followed(message) ? reported(message, options) : send(message, options));
 
   observeIncoming(transport, (message) => {
+    // Unobserved, only the answers of requests being followed matter.
+    if (!reporting.observed() && ("method" in message || open.size === 0)) return;
     if ("method" in message && "id" in message) {
       // The server asks weft something (a question, a sampling call): a span of its own, parented on
       // the trace context the server sent, if any.

@@ -1,6 +1,6 @@
 import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
-import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import { DeadlineTimers, WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -129,6 +129,8 @@ export class ServerConnection {
   #toolsExpiry: NodeJS.Timeout | undefined;
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
+  /** The quiet-time ceilings of the calls in flight. */
+  readonly #quietTimers = new DeadlineTimers();
   #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
@@ -232,7 +234,7 @@ export class ServerConnection {
    * Runs a tool, or resumes one that asked a question (`ctx.answer`). Never throws: a failure, a timeout,
    * an abort or the server's death is an error result the model reads.
    */
-  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
+  call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape = {}): Promise<ToolResult> {
     return this.#call(tool, args, ctx, shape, false);
   }
 
@@ -303,6 +305,7 @@ export class ServerConnection {
         return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
       },
       this.#options.toolTimeoutMs,
+      this.#quietTimers,
       () => {
         this.#progress.delete(progressToken);
         this.#bridge.untrack(started);
