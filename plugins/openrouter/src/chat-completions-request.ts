@@ -162,7 +162,8 @@ function toWireMessages(messages: Message[], call: ChatCompletionsCall, notices:
   // follows them as one user message, once the run is over (tool messages must follow their call).
   let carried: WirePart[] = [];
   const flush = () => {
-    if (carried.length > 0) wire.push({ role: "user", content: carried });
+    if (carried.length === 0) return;
+    wire.push({ role: "user", content: carried });
     carried = [];
   };
   for (const message of messages) {
