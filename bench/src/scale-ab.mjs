@@ -5,7 +5,7 @@
  * per side: the median CPU time of this process per run, and weft / floor for each build, so a
  * before/after survives a loaded machine (the three sides share it).
  *
- *   node src/scale-ab.mjs --old <dir> [--new <dir>] [--dimension prior|sessions|parallel] [--points 10,100,1000] [--runs 40]
+ *   node src/scale-ab.mjs --old <dir> [--new <dir>] [--dimension prior|tools|sessions|parallel] [--points 10,100,1000] [--runs 40]
  *
  * `<dir>` holds the baseline's bench/src (a copy of this folder) beside its built packages, with a
  * node_modules whose @weft/* point at them (see the "Profiling" section of README.md). `--new` is
@@ -38,6 +38,7 @@ const weftSetup = flags.new ? await weftOf(flags.new) : workspaceWeftSetup;
 
 const DIMENSIONS = {
   prior: { points: "10,100,1000", options: (n) => ({ prior: priorMessages(n) }) },
+  tools: { points: "10,100,1000", options: (n) => ({ mcpServer: withTools(n), mcpServers: [withTools(n)] }) },
   sessions: { points: "1,10,100", options: (n) => ({ sessions: n }) },
   parallel: { points: "1,10,100", options: (n) => ({ system: systemAskingCalls(n) }) },
 };
@@ -47,7 +48,10 @@ const RUNS = Number(flags.runs);
 const WARMUPS = Number(flags.warmups);
 
 const llm = await startMockLlmServer();
-const config = { llmUrl: llm.url, mcpServer: { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] }, scenario: "mcp" };
+const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
+/** The MCP server publishing `n` tools in all (its 3 and `--tools n - 3`), as scale.mjs's tool-count rows. */
+const withTools = (n) => ({ ...mcpServer, args: [...mcpServer.args, "--tools", String(n - 3)] });
+const config = { llmUrl: llm.url, mcpServer, scenario: "mcp" };
 
 /** The floor has no sessions: n conversations at once are n runs at once. */
 async function floorSide(options) {

@@ -48,7 +48,7 @@ export function createProviderModel(driver: ProviderModelDriver): ChatModel {
    * the HTTP status it stands for; what came before it (usage, notices) is held back until content
    * arrives, so a retry repeats nothing. Once content was streamed, an error always reaches the caller.
    */
-  function stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
+  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
     // Taken now, not at the first read: a later changeModel leaves this call alone.
     const call: ModelCall = { model, effort };
     return withStructuredOutput(request, `${provider}/${call.model}`, (attempt, output) => retrying(attempt, output ? { ...call, output } : call));

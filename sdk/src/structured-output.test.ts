@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { OutputValidationError } from "./errors.js";
 import type { StreamEvent } from "./chat-model.js";
 import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT, dropNullOptionals, OPENAI_STRICT_DIALECT } from "./output-schema.js";
-import { checkReply, outputInstruction, repairPrompt, resolveOutput } from "./structured-output.js";
+import { checkReply, outputInstruction, repairPrompt, resolveOutput, withStructuredOutput } from "./structured-output.js";
 import { scriptedModel } from "./testing/scripted-model.js";
 
 const Weather = Type.Object({
@@ -78,6 +78,21 @@ describe("structured output over a ChatModel", () => {
       'Give your final answer as one JSON object (the answer) that follows this JSON Schema, with no other text:\n{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}',
     );
     expect(repairPrompt(["/a: must be string"])).toBe("Your reply does not match the required JSON schema:\n- /a: must be string\nReply again with only the corrected JSON object, nothing else.");
+  });
+});
+
+describe("a request without an output schema", () => {
+  it("streams the provider's events as they are: no layer between them and the caller", async () => {
+    const events: StreamEvent[] = [{ type: "text", delta: "hi" }, { type: "done", message: { role: "assistant", content: "hi" } }];
+    async function* reply(): AsyncGenerator<StreamEvent> {
+      yield* events;
+    }
+    const provider = reply();
+    const stream = withStructuredOutput({ messages: [] }, "scripted/model", () => provider);
+    expect(stream).toBe(provider);
+    const seen: StreamEvent[] = [];
+    for await (const event of stream) seen.push(event);
+    expect(seen).toEqual(events);
   });
 });
 

@@ -84,16 +84,22 @@ function unfenced(text: string): string {
  * with the raw text. The repaired reply's stats include the first attempt's. A reply with tool calls
  * is a step of a tool-using turn and passes unchecked. Without `output`, `run` as it is.
  */
-export async function* withStructuredOutput(
+export function withStructuredOutput(
   request: ChatRequest,
   model: string,
   run: (request: ChatRequest, output: ResolvedOutput | undefined) => AsyncIterable<StreamEvent>,
+): AsyncIterable<StreamEvent> {
+  // Without `output` there is nothing to check: no layer between the reply's events and the caller.
+  return request.output ? checkedReplies(request, request.output, model, run) : run(request, undefined);
+}
+
+async function* checkedReplies(
+  request: ChatRequest,
+  asked: OutputRequest,
+  model: string,
+  run: (request: ChatRequest, output: ResolvedOutput | undefined) => AsyncIterable<StreamEvent>,
 ): AsyncGenerator<StreamEvent> {
-  if (!request.output) {
-    yield* run(request, undefined);
-    return;
-  }
-  const output = resolveOutput(request.output);
+  const output = resolveOutput(asked);
   let current = request;
   let earlier: AssistantMessage | undefined;
   for (let attempt = 0; ; attempt++) {

@@ -20,7 +20,7 @@ import { EventChannel } from "./event-channel.js";
 import { Session } from "./session.js";
 import { provideSessionServices } from "./session-services.js";
 import type { PendingTurn, SessionState } from "./session-state.js";
-import { memorySessionStore, serialisesOnSave, type MemorySessionStore, type SessionStore } from "./session-store.js";
+import { memorySessionStore, serialisesOnSave, type SessionStore } from "./session-store.js";
 import { stopTap, type PrepareStep, type StopCondition } from "./stop-conditions.js";
 import { localAgentTools, type LocalAgentConfig } from "./local-agents.js";
 import { subagentTool, type AgentToolOptions } from "./subagent-tool.js";
@@ -53,7 +53,10 @@ export interface AgentOptions {
   compaction?: CompactionOptions | false;
   /** Answers suspensions as they happen; without one, `process` returns `status: "pending"`. */
   waitFor?: WaitFor;
-  /** Where sessions are saved after every turn (in memory by default). */
+  /**
+   * Where sessions are saved after every turn, to be resumed by id. Without one, a session lives in
+   * the agent alone until it closes (nothing is copied or kept elsewhere).
+   */
   store?: SessionStore;
   /** Run the tool calls of one model reply concurrently (default true); results keep call order. */
   parallelToolCalls?: boolean;
@@ -156,9 +159,10 @@ class WeftAgent implements Agent {
   readonly model: ChatModel;
   readonly #settings: TurnSettings;
   readonly #waitFor: WaitFor | undefined;
-  readonly #store: SessionStore;
-  /** The store this agent made (none was given): nobody else reads it, so a closed session is dropped from it. */
-  readonly #ownStore: MemorySessionStore | undefined;
+  /** Where this agent's sessions are saved: the given store. Without one, nobody could read them back, so none is saved. */
+  readonly #store: SessionStore | undefined;
+  /** Without a given store, where the child sessions of `asTool` calls wait to be resumed; made on first use. */
+  #childStore: SessionStore | undefined;
   readonly #compactor: Compactor;
   readonly #name: string | undefined;
   readonly #stopWhen: StopCondition[];
@@ -175,11 +179,7 @@ class WeftAgent implements Agent {
     this.#options = options;
     this.model = options.model;
     this.#waitFor = options.waitFor ?? options.toolkit?.waitFor;
-    if (options.store) this.#store = options.store;
-    else {
-      this.#ownStore = memorySessionStore();
-      this.#store = this.#ownStore;
-    }
+    this.#store = options.store;
     this.#firstSessionId = options.sessionId;
     this.#name = options.name;
     this.#settings = {
@@ -234,7 +234,7 @@ class WeftAgent implements Agent {
     this.#session = session;
     this.#writeAhead = new WriteAhead(this.#store, id);
     // A written-ahead session exists in the store from its start, so a turn's records have a session (and prompt) to belong to.
-    if (options.messages || (!stored && this.#store.append)) await this.#save(session);
+    if (options.messages || (!stored && this.#store?.append)) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
   }
 
@@ -257,7 +257,6 @@ class WeftAgent implements Agent {
     if (!session) return;
     this.#session = undefined;
     await session.scope.dispose();
-    this.#ownStore?.release(session.id);
     this.kernel.emit({ type: "session.closed", sessionId: session.id });
   }
 
@@ -341,9 +340,10 @@ class WeftAgent implements Agent {
   asTool(options: AgentToolOptions): AnyTool {
     return subagentTool({
       run: async (sessionId, start, { prompt, tools, output, signal, onEvent }) => {
-        // One agent per call, so parallel calls never share a session; the store is this agent's, so a
-        // child session that waits for an answer is found again by the call that carries it.
-        const child = new WeftAgent({ ...this.#options, store: this.#store, sessionId });
+        // One agent per call, so parallel calls never share a session; the store is this agent's (one made
+        // for them without it), so a child session that waits for an answer is found again by the call that carries it.
+        this.#childStore ??= this.#store ?? memorySessionStore();
+        const child = new WeftAgent({ ...this.#options, store: this.#childStore, sessionId });
         try {
           await child.startSession({ ...(prompt !== undefined ? { prompt } : {}), ...(tools ? { tools } : {}) });
           const turn = { signal, ...(output ? { output } : {}) };
@@ -439,7 +439,7 @@ class WeftAgent implements Agent {
 
   /** The stored session, with the steps of a turn that stopped before it saved folded in. */
   async #load(id: string): Promise<SessionState | undefined> {
-    const state = await this.#store.get(id);
+    const state = await this.#store?.get(id);
     if (state && (state.version !== 1 || !Array.isArray(state.messages))) {
       throw new WeftError("SESSION_INVALID", `stored session "${id}" is not a weft session (version ${String(state.version)}); start it afresh with another sessionId`);
     }
@@ -447,8 +447,10 @@ class WeftAgent implements Agent {
   }
 
   async #save(session: Session): Promise<void> {
+    const store = this.#store;
+    if (!store) return;
     // A store that serialises at once needs no copy made first (a structuredClone of the transcript a turn).
-    await this.#store.save(session.id, session.toState(!serialisesOnSave(this.#store)));
+    await store.save(session.id, session.toState(!serialisesOnSave(store)));
   }
 
   /** Through the session (its subscribers, this turn's stream, then the kernel's); the kernel's alone without one. */

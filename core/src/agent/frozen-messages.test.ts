@@ -52,6 +52,27 @@ describe("the transcript is frozen messages", () => {
     expect(model.requests[1]?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
     expect(unfrozen).toEqual([]);
   });
+
+  it("opens every call with one frozen system message while the prompt stays the same, and a new one when it changes", async () => {
+    const systems: Message[] = [];
+    const seen = (request: ChatRequest, reply: ScriptedTurn): ScriptedTurn => {
+      if (request.messages[0]) systems.push(request.messages[0]);
+      return reply;
+    };
+    const model = scriptedModel([(request) => seen(request, { toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] }), (request) => seen(request, "5"), (request) => seen(request, "6")]);
+    const kernel = newKernel();
+    let section = "Numbers only.";
+    kernel.scope("test prompt").hooks.prompt.tap((sections) => [...sections, section]);
+    const agent = createAgent({ model, kernel });
+    await agent.startSession({ prompt: "Be brief.", tools: [add] });
+    await agent.process("What is 2 + 3?");
+    section = "Words only.";
+    await agent.process("And 3 + 3?");
+    expect(systems.map((message) => message.content)).toEqual(["Be brief.\n\nNumbers only.", "Be brief.\n\nNumbers only.", "Be brief.\n\nWords only."]);
+    expect(systems.every((message) => Object.isFrozen(message))).toBe(true);
+    expect(systems[1]).toBe(systems[0]);
+    expect(systems[2]).not.toBe(systems[1]);
+  });
 });
 
 describe("what is derived from a frozen message is kept by identity", () => {

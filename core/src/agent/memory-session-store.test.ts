@@ -5,6 +5,7 @@ import { createKernel } from "../kernel.js";
 import { createAgent } from "./agent.js";
 import type { SessionState } from "./session-state.js";
 import { memorySessionStore } from "./session-store.js";
+import { Notes, notesPlugin } from "./test-fixtures/notes-plugin.js";
 
 const state = (sessionId: string, text: string): SessionState => ({ version: 1, sessionId, messages: [{ role: "user", content: text }] });
 
@@ -36,5 +37,32 @@ describe("the in-memory session store", () => {
     }
     // The agent's own store forgot the closed session (a fresh start, no prompt); the given one resumed it (prompt, question, answer).
     expect(transcripts).toEqual([0, 3]);
+  });
+
+  it("is not where an agent given no store keeps its session: nothing could read it back, so nothing is saved", async () => {
+    class CountedNotes extends Notes {
+      saves = 0;
+      override saveSessionState(session: Parameters<Notes["saveSessionState"]>[0]): unknown {
+        this.saves++;
+        return super.saveSessionState(session);
+      }
+    }
+    const saves: number[] = [];
+    for (const store of [memorySessionStore(), undefined]) {
+      const notes = new CountedNotes();
+      const kernel = createKernel({ logger: memoryLogger() });
+      await kernel.use(notesPlugin(notes));
+      const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ name: "note", arguments: { text: "Ada" } }] }, "Noted.", "Again."]), kernel, ...(store ? { store } : {}) });
+      await agent.startSession({ messages: [{ role: "user", content: "earlier" }] });
+      await agent.process("remember Ada");
+      await agent.resetSession();
+      await agent.process("and again");
+      expect(agent.messages().map((message) => message.content)).toEqual(["and again", "Again."]);
+      await agent.close();
+      await kernel.close();
+      saves.push(notes.saves);
+    }
+    // A given store gets the session when it starts (with given messages), after each turn and on reset; the agent alone, never.
+    expect(saves).toEqual([4, 0]);
   });
 });

@@ -27,13 +27,14 @@ export function serialisingStore(store: SessionStore): SessionStore {
   return store;
 }
 
-/** The in-memory store: `release` drops a session at once (the agent does so on close for the store it made itself). */
+/** The in-memory store: `release` drops a session at once. */
 export interface MemorySessionStore extends SessionStore {
   release(sessionId: string): void;
 }
 
 /**
- * The default store: copies kept in memory, at most `maxSessions` (default 1000) of them; past that
+ * The in-memory store (an agent given no store keeps its subagents' child sessions in one): copies
+ * kept in memory, at most `maxSessions` (default 1000) of them; past that
  * the least recently used is dropped, so a process that never closes its sessions stays bounded. It
  * has no `append`: records would die with the process they are meant to outlive, so it keeps each
  * turn when the turn ends.

@@ -18,6 +18,11 @@ export class Session {
   baseline: TokenBaseline | undefined;
   /** What the session's turns have used, for its limits. */
   usage: SessionUsage;
+  /**
+   * The message `transcript()` opens with: the same frozen message while the prompt is the same, so
+   * what is derived from it (a provider's wire form, its token estimate) is kept like the history's.
+   */
+  #systemMessage: Message | undefined;
 
   constructor(
     readonly id: string,
@@ -41,9 +46,10 @@ export class Session {
 
   /** The transcript a provider would be sent: the system message first, when there is one. */
   transcript(): Message[] {
+    if (!this.system) return this.history.slice();
+    if (this.#systemMessage?.content !== this.system) this.#systemMessage = freezeMessage({ role: "system", content: this.system });
     // concat sizes the copy once; `[system, ...history]` grows it element by element (3.6x the bytes at 1000 messages).
-    const system: Message[] = this.system ? [{ role: "system", content: this.system }] : [];
-    return system.concat(this.history);
+    return [this.#systemMessage].concat(this.history);
   }
 
   /** Drops the transcript, any pending turn and its services' state (the todo list); the prompt and equipment stay. */

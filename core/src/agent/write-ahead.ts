@@ -16,13 +16,14 @@ export class WriteAhead {
   #tail: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: SessionStore,
+    /** None for an agent without a store: its turns are kept nowhere but in the agent. */
+    private readonly store: SessionStore | undefined,
     private readonly sessionId: string,
   ) {}
 
   /** Resolves once the record is stored; a store without `append` keeps turns only when they end. */
   record(record: TurnRecord): Promise<void> {
-    const append = this.store.append?.bind(this.store);
+    const append = this.store?.append?.bind(this.store);
     if (!append) return Promise.resolve();
     const stored = this.#tail.then(() => append(this.sessionId, record));
     // A failed append fails the step that made it; the next still waits its turn.

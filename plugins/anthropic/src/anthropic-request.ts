@@ -91,11 +91,12 @@ export function anthropicRequest(request: ChatRequest, call: AnthropicCall): { b
   const capabilities = call.capabilities ?? anthropicFallbackCapabilities(call.model);
   const notices: RequestNotice[] = [];
   const systems: string[] = [];
-  const messages: AnthropicTurn[] = [];
+  const turns = new TurnList();
   for (const message of request.messages) {
     if (message.role === "system") systems.push(message.content);
-    else appendTurn(messages, toTurn(message, capabilities, notices));
+    else turns.add(turnOf(message, capabilities, notices));
   }
+  const { messages } = turns;
   const tools = request.tools ?? [];
   const limit = Math.min(request.maxTokens ?? call.maxTokens, capabilities.maxOutputTokens ?? Number.POSITIVE_INFINITY);
   const reasoning = reasoningFields(call.effort, limit, capabilities, request.messages, notices);
@@ -236,6 +237,31 @@ function toolTurnWithoutThinking(messages: Message[]): boolean {
   return false;
 }
 
+interface TurnForm {
+  images: boolean;
+  documents: boolean;
+  turn: AnthropicTurn;
+}
+
+/**
+ * Turns of frozen messages, by identity: an agent's transcript is frozen messages that never change,
+ * so a long conversation is converted once, not again on every call. A turn depends only on which
+ * parts the model reads; one that needed a notice is not kept, so the notice is given on every call.
+ * Kept turns are shared between requests, so nothing may change a turn or its blocks once built: a
+ * merge makes a new turn (TurnList), a cache breakpoint marks a copy (markCacheBreakpoints).
+ */
+const turnForms = new WeakMap<Message, TurnForm>();
+
+function turnOf(message: Exclude<Message, { role: "system" }>, capabilities: AnthropicCapabilities, notices: RequestNotice[]): AnthropicTurn {
+  const { images, documents } = capabilities;
+  const known = turnForms.get(message);
+  if (known && known.images === images && known.documents === documents) return known.turn;
+  const noticesBefore = notices.length;
+  const turn = toTurn(message, capabilities, notices);
+  if (Object.isFrozen(message) && notices.length === noticesBefore) turnForms.set(message, { images, documents, turn });
+  return turn;
+}
+
 function toTurn(message: Exclude<Message, { role: "system" }>, capabilities: AnthropicCapabilities, notices: RequestNotice[]): AnthropicTurn {
   switch (message.role) {
     case "user":
@@ -276,30 +302,47 @@ function toBlock(part: ContentPart, capabilities: AnthropicCapabilities, notices
   return { type: "document", source, ...(part.name !== undefined ? { title: part.name } : {}) };
 }
 
-/** Merges into the previous turn when the role repeats; drops turns with nothing to say. */
-function appendTurn(turns: AnthropicTurn[], turn: AnthropicTurn): void {
-  if (turn.content.length === 0) return;
-  const last = turns.at(-1);
-  if (last?.role === turn.role) last.content.push(...turn.content);
-  else turns.push(turn);
+/**
+ * The body's turns: one where the role repeats (parallel tool results become one user turn), none for
+ * a turn with nothing to say. A turn may be shared with other requests (turnOf), so the first merge
+ * makes a new turn of this request, and the turns of the same role that follow join it.
+ */
+class TurnList {
+  readonly messages: AnthropicTurn[] = [];
+  #merged: AnthropicTurn | undefined;
+
+  add(turn: AnthropicTurn): void {
+    if (turn.content.length === 0) return;
+    const last = this.messages.at(-1);
+    if (last?.role !== turn.role) this.messages.push(turn);
+    else if (last === this.#merged) last.content.push(...turn.content);
+    else {
+      this.#merged = { role: turn.role, content: [...last.content, ...turn.content] };
+      this.messages[this.messages.length - 1] = this.#merged;
+    }
+  }
 }
 
 function toTool(tool: ToolSpec): AnthropicTool {
   return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
 }
 
+/**
+ * The last tool, the system block and the last message's last block. The tools and the system block
+ * are built for this request; the last turn may be shared with others (turnOf), so it is replaced by
+ * a copy whose marked block is a copy too.
+ */
 function markCacheBreakpoints(body: AnthropicBody): void {
   const lastTool = body.tools?.at(-1);
   if (lastTool) lastTool.cache_control = EPHEMERAL;
   const system = body.system?.[0];
   if (system) system.cache_control = EPHEMERAL;
-  const blocks = body.messages.at(-1)?.content ?? [];
+  const last = body.messages.length - 1;
+  const turn = body.messages[last];
+  if (!turn) return;
   // Thinking blocks cannot carry cache_control: mark the last block that can.
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i]!;
-    if (block.type !== "thinking" && block.type !== "redacted_thinking") {
-      block.cache_control = EPHEMERAL;
-      return;
-    }
-  }
+  const marked = turn.content.findLastIndex((block) => block.type !== "thinking" && block.type !== "redacted_thinking");
+  const block = turn.content[marked];
+  if (!block || block.type === "thinking" || block.type === "redacted_thinking") return;
+  body.messages[last] = { ...turn, content: turn.content.map((other, at) => (at === marked ? { ...block, cache_control: EPHEMERAL } : other)) };
 }

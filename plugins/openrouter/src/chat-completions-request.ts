@@ -82,7 +82,7 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
     body: {
       model: call.model,
       messages,
-      ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
+      ...(tools.length > 0 ? { tools: wireTools(tools) } : {}),
       ...(maxTokens !== undefined ? { [call.maxTokensField]: maxTokens } : {}),
       ...samplingFields(request, call, notices),
       ...(reasons ? effortFields(call.effort, call.effortStyle) : {}),
@@ -162,7 +162,8 @@ function toWireMessages(messages: Message[], call: ChatCompletionsCall, notices:
   // follows them as one user message, once the run is over (tool messages must follow their call).
   let carried: WirePart[] = [];
   const flush = () => {
-    if (carried.length > 0) wire.push({ role: "user", content: carried });
+    if (carried.length === 0) return;
+    wire.push({ role: "user", content: carried });
     carried = [];
   };
   for (const message of messages) {
@@ -282,6 +283,21 @@ function markCacheBreakpoints(messages: WireMessage[]): void {
 
 function cachedText(text: string): WirePart {
   return { type: "text", text, cache_control: { type: "ephemeral" } };
+}
+
+/**
+ * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
+ * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Frozen, as
+ * they are shared by the requests that follow.
+ */
+const wireToolLists = new WeakMap<readonly ToolSpec[], readonly Record<string, unknown>[]>();
+
+function wireTools(tools: readonly ToolSpec[]): readonly Record<string, unknown>[] {
+  const known = wireToolLists.get(tools);
+  if (known) return known;
+  const wire = Object.freeze(tools.map((tool) => Object.freeze(toWireTool(tool))));
+  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire);
+  return wire;
 }
 
 function toWireTool(tool: ToolSpec): Record<string, unknown> {

@@ -45,6 +45,20 @@ describe("wire forms of frozen messages", () => {
     ]);
   });
 
+  it("of a frozen tool list are built once: the tools of a session's calls are mapped on its first call only", () => {
+    const weather = { name: "get_weather", description: "Weather for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+    const tools = Object.freeze([Object.freeze(weather)]);
+    const wireTools = () => chatCompletionsRequest({ messages: [{ role: "user", content: "Paris?" }], tools }, call).body.tools;
+    const first = wireTools();
+    expect(first).toEqual([{ type: "function", function: { name: "get_weather", description: "Weather for a city", parameters: weather.inputSchema } }]);
+    expect(wireTools()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // A list that is not frozen may change between calls: it is mapped every time.
+    const open = [weather];
+    const request = { messages: [{ role: "user" as const, content: "Paris?" }], tools: open };
+    expect(chatCompletionsRequest(request, call).body.tools).not.toBe(chatCompletionsRequest(request, call).body.tools);
+  });
+
   it("that needed a notice give it on every request", () => {
     const picture = frozen<Message>({ role: "user", content: "What is this?", parts: [{ type: "text", text: "What is this?" }, { type: "image", mediaType: "image/png", data: "iVBORw0KGgo=" }] });
     const capabilities = { reasoning: false, images: false, documents: true, structuredOutput: false };

@@ -48,6 +48,20 @@ describe("skill collection", () => {
     }
   });
 
+  it("renders the catalog once until a skill is added, and a catalog asked for right after an add includes it", async () => {
+    const collection = createSkillCollection({ skills: [{ name: "zebra", description: "Last", content: "z" }], logger: memoryLogger() });
+    const first = collection.catalog();
+    // Every model call's prompt asks for it: the same text, not rendered again.
+    expect(collection.catalog()).toBe(first);
+    const added = collection.add(path.join(skills, "git-release"));
+    const after = collection.catalog();
+    expect(after).not.toBe(first);
+    expect(await first).not.toContain("git-release");
+    expect(await after).toContain("<name>git-release</name>");
+    await added;
+    expect(collection.catalog()).toBe(after);
+  });
+
   it("renders the catalog sorted by code point with descriptions XML-escaped", async () => {
     const collection = createSkillCollection({
       skills: [

@@ -84,6 +84,8 @@ class Skills implements SkillCollection, SkillLookup {
   /** Serialises additions, so that which duplicate wins follows the call order. */
   #queue: Promise<unknown> = Promise.resolve();
   #tools: Tool[] | undefined;
+  /** The catalog until the skills change: the prompt hook asks for it before every model call. */
+  #catalog: Promise<string> | undefined;
 
   constructor(options: SkillCollectionOptions) {
     this.#options = options;
@@ -93,6 +95,8 @@ class Skills implements SkillCollection, SkillLookup {
   }
 
   add(folder: string): Promise<SkillSummary> {
+    // Dropped now, not when the folder is in: a catalog asked for after this call includes it.
+    this.#catalog = undefined;
     return this.#enqueue(async () => summary(this.#put(await loadSkillFolder(path.resolve(folder), this.#logger))));
   }
 
@@ -107,8 +111,9 @@ class Skills implements SkillCollection, SkillLookup {
     return (await this.#active()).map(summary);
   }
 
-  async catalog(): Promise<string> {
-    return renderCatalog(await this.#active());
+  catalog(): Promise<string> {
+    this.#catalog ??= this.#active().then(renderCatalog);
+    return this.#catalog;
   }
 
   tools(): Tool[] {

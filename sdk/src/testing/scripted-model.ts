@@ -45,7 +45,7 @@ export function scriptedModel(turns: ScriptedTurn[], options: ScriptedModelOptio
   const models = [...new Set([model, ...(options.models ?? [])])];
 
   /** Like a provider's: with `output`, the reply is validated and repaired once (one scripted turn per attempt). */
-  function stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
+  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
     return withStructuredOutput(request, `${provider}/${model}`, play);
   }
 
