@@ -5,12 +5,16 @@ import { echoed, type ToolDescriptor } from "@weft/sdk";
 type Validator = ReturnType<typeof Compile>;
 
 /**
- * Validates tool arguments against the tool's JSON Schema with typebox, compiled once per tool.
+ * Compiled validators by schema, for the process: every session has an executor of its own, and a
+ * session's tools are mostly the kernel's, so a cache per executor compiled them again for each session.
+ */
+const compiled = new WeakMap<object, Validator>();
+
+/**
+ * Validates tool arguments against the tool's JSON Schema with typebox, compiled once per schema.
  * typebox's `Compile` takes raw JSON Schema, so MCP, skill, A2A and native tools share one validator.
  */
 export class ArgumentValidator {
-  readonly #compiled = new WeakMap<object, Validator>();
-
   /** The problems with `args`, one line per failing path; empty when they are valid. */
   problems(tool: Pick<ToolDescriptor, "inputSchema">, args: Record<string, unknown>): string[] {
     const validator = this.#validator(tool);
@@ -20,10 +24,10 @@ export class ArgumentValidator {
   }
 
   #validator(tool: Pick<ToolDescriptor, "inputSchema">): Validator {
-    let validator = this.#compiled.get(tool.inputSchema);
+    let validator = compiled.get(tool.inputSchema);
     if (!validator) {
       validator = Compile(tool.inputSchema as TSchema);
-      this.#compiled.set(tool.inputSchema, validator);
+      compiled.set(tool.inputSchema, validator);
     }
     return validator;
   }
