@@ -1,5 +1,5 @@
 import { WeftError } from "@weft/sdk";
-import { Value } from "@weft/sdk/typebox";
+import { Value } from "@weft/sdk/typebox-lite";
 import type { TSchema } from "typebox";
 
 export interface OptionProblem {
