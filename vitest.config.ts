@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -35,6 +36,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // The repo's tests load its example configs; the trust tests unset this and use a temporary store.
-    env: { WEFT_TRUST_ALL: "1" },
+    // Config parses are cached outside the user's home (the cache's own tests use their own folders).
+    env: { WEFT_TRUST_ALL: "1", WEFT_CACHE_DIR: `${tmpdir()}/weft-test-cache` },
   },
 });

@@ -1,11 +1,16 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--carried <inlined>:<dependency>]...
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]...
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
-// ISC ask for it in copies). The .d.ts files keep the source layout; tsc's maps are read as the input
+// ISC ask for it in copies); --esm names an inlined one whose `node` export is CommonJS, to take its ESM
+// build (its `default` export) instead: rolldown tree-shakes ESM but wraps CommonJS whole and runs the
+// wrapper at start-up (yaml: 232 KB wrapped, 190 KB shaken). --alone names an entry bundled by itself, with
+// its own copy of what it inlines, and imported as a file by the rest: rolldown splits by module, so an entry
+// sharing a dependency's modules with another gets them with all the other uses of them (typebox's lite entry,
+// 130 KB alone, weighed the whole 420 KB runtime). The .d.ts files keep the source layout; tsc's maps are read as the input
 // maps, so the bundles' maps point at src/ and carry its text. Compiled files no entry needs are removed.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,19 +22,21 @@ const { values } = parseArgs({
   options: {
     entry: { type: "string", multiple: true, default: [] },
     inline: { type: "string", multiple: true, default: [] },
+    esm: { type: "string", multiple: true, default: [] },
     carried: { type: "string", multiple: true, default: [] },
+    alone: { type: "string", multiple: true, default: [] },
   },
 });
 const dist = path.resolve("dist");
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
 const targets = Object.values(manifest.exports ?? {}).map((target) => (typeof target === "string" ? target : target.import));
-const input = Object.fromEntries(
-  [...targets, ...values.entry].map((file) => {
-    const relative = path.relative(dist, path.resolve(file));
-    return [relative.replace(/\.js$/, ""), path.join(dist, relative)];
-  }),
-);
-if (Object.keys(input).length === 0) throw new Error(`${manifest.name}: no entry (exports or --entry)`);
+const entries = [...targets, ...values.entry].map((file) => {
+  const relative = path.relative(dist, path.resolve(file));
+  return [relative.replace(/\.js$/, ""), path.join(dist, relative)];
+});
+if (entries.length === 0) throw new Error(`${manifest.name}: no entry (exports or --entry)`);
+const alone = values.alone.map((file) => path.resolve(file));
+for (const file of alone) if (!entries.some(([, entry]) => entry === file)) throw new Error(`${manifest.name}: --alone ${file}: not an entry`);
 
 const require = createRequire(path.join(dist, "index.js"));
 /** The folder of an installed package (found from its manifest, which not every package exports). */
@@ -62,39 +69,68 @@ const carried = values.carried.map((pair) => {
   if (!hostEntry || !name) throw new Error(`${manifest.name}: --carried ${pair}: expected <inlined package>:<dependency>`);
   return { name, root: hostEntry.root, banner: `/*! ${name}, carried inside ${host}\n${licenseOf(name).text}\n*/` };
 });
+/** The file of a dependency's ESM build: the `default` target of its root export. */
+function esmBuildOf(name) {
+  if (!values.inline.includes(name)) throw new Error(`${manifest.name}: --esm ${name}: not one of --inline`);
+  const root = packageRoot(name);
+  const target = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).exports?.["."]?.default;
+  if (typeof target !== "string") throw new Error(`${manifest.name}: --esm ${name}: its package.json exports no "default" build`);
+  return path.join(root, target);
+}
+const esmBuilds = new Map(values.esm.map((name) => [name, esmBuildOf(name)]));
 const isInlined = (specifier) => values.inline.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
-const output = await build({
-  input,
-  platform: "node",
-  logLevel: "warn",
-  external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
-  plugins: [
-    {
-      name: "tsc-source-maps",
-      load(id) {
-        if (!id.startsWith(dist) || !existsSync(`${id}.map`)) return null;
-        const code = readFileSync(id, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n");
-        return { code, map: readFileSync(`${id}.map`, "utf8") };
+/** Bundles `input`; an --alone entry other than these stays an import of its file. */
+async function bundle(input) {
+  const own = new Set(Object.values(input));
+  const result = await build({
+    input,
+    platform: "node",
+    logLevel: "warn",
+    external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
+    plugins: [
+      { name: "esm-builds", resolveId: (specifier) => esmBuilds.get(specifier) ?? null },
+      {
+        name: "alone-entries",
+        resolveId(specifier, importer) {
+          if (!importer || !specifier.startsWith(".")) return null;
+          const file = path.resolve(path.dirname(importer), specifier);
+          return alone.includes(file) && !own.has(file) ? { id: file, external: "relative" } : null;
+        },
       },
+      {
+        name: "tsc-source-maps",
+        load(id) {
+          if (!id.startsWith(dist) || !existsSync(`${id}.map`)) return null;
+          const code = readFileSync(id, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n");
+          return { code, map: readFileSync(`${id}.map`, "utf8") };
+        },
+      },
+    ],
+    output: {
+      dir: dist,
+      format: "esm",
+      sourcemap: true,
+      entryFileNames: "[name].js",
+      // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
+      chunkFileNames: "[name]-[hash].js",
+      banner: (chunk) =>
+        [...inlined, ...carried]
+          .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))
+          .map(({ banner }) => banner)
+          .join("\n"),
     },
-  ],
-  output: {
-    dir: dist,
-    format: "esm",
-    sourcemap: true,
-    entryFileNames: "[name].js",
-    // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
-    chunkFileNames: "[name]-[hash].js",
-    banner: (chunk) =>
-      [...inlined, ...carried]
-        .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))
-        .map(({ banner }) => banner)
-        .join("\n"),
-  },
-});
+  });
+  return result.output;
+}
 
-const written = new Set(output.output.flatMap(({ fileName }) => [path.join(dist, fileName), path.join(dist, `${fileName}.map`)]));
+const shared = entries.filter(([, file]) => !alone.includes(file));
+const outputs = [
+  ...(shared.length > 0 ? await bundle(Object.fromEntries(shared)) : []),
+  ...(await Promise.all(entries.filter(([, file]) => alone.includes(file)).map((entry) => bundle(Object.fromEntries([entry]))))).flat(),
+];
+
+const written = new Set(outputs.flatMap(({ fileName }) => [path.join(dist, fileName), path.join(dist, `${fileName}.map`)]));
 for (const file of readdirSync(dist, { recursive: true, withFileTypes: false })) {
   const full = path.join(dist, file);
   if (/\.js(\.map)?$/.test(file) && !written.has(full)) rmSync(full);

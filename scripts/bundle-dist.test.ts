@@ -33,4 +33,14 @@ describe("bundled dist folders", () => {
       }
     }
   });
+
+  it("sdk: the light typebox entry is bundled alone (--alone), and the root entry imports it, not the whole runtime", () => {
+    const dist = path.join(root, "sdk", "dist");
+    const lite = readFileSync(path.join(dist, "typebox-lite.js"), "utf8");
+    expect(lite).not.toMatch(/from\s*"\.{1,2}\//);
+    const index = readFileSync(path.join(dist, "index.js"), "utf8");
+    expect(index).toMatch(/from "\.\/typebox-lite\.js"/);
+    expect(index).not.toMatch(/from "\.\/typebox\.js"/);
+    expect(lite.length).toBeLessThan(readFileSync(path.join(dist, "typebox.js"), "utf8").length / 2);
+  });
 });

@@ -10,7 +10,7 @@ import { WEFT_BIN } from "./test-fixtures/weft-process.js";
 /** Runs `weft chat` with `input` piped to stdin (not a terminal: plain lines, no spinner). */
 function chat(cwd: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL } });
+    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -93,7 +93,7 @@ describe("weft chat", () => {
     // The first reply sends a word, then the server goes quiet until the client leaves.
     const first = `${completion("Thinking").split("\n\n")[0]}\n\n`;
     server.reply({ headers: sse, body: first, hang: true }, { headers: sse, body: completion("Still here.") });
-    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL } });
+    const child = spawn(process.execPath, [WEFT_BIN, "chat"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

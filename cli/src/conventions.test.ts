@@ -89,7 +89,7 @@ examples:
         `model: openai-compatible/local-model\nplugins:\n  - openrouter: { compatible: { baseUrl: "${server.url}/v1", contextWindow: 32000, maxRetries: 0 } }\n`,
       );
       server.reply({ headers: { "content-type": "text/event-stream" }, body: 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Once"}}]}\n\n', hang: true });
-      const child = spawn(process.execPath, [WEFT_BIN, "run", "tell me a long story"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+      const child = spawn(process.execPath, [WEFT_BIN, "run", "tell me a long story"], { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR } });
       let stdout = "";
       child.stdout.on("data", (chunk) => (stdout += chunk));
       const exited = new Promise<number | null>((resolve) => child.on("close", resolve));

@@ -34,7 +34,7 @@ describe("weft mcp login / logout", () => {
   it("prints the sign-in link, takes the browser's redirect, and stores the tokens for later commands", async () => {
     const child = spawn(process.execPath, [WEFT_BIN, "mcp", "login", "guarded"], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -63,7 +63,7 @@ describe("weft mcp login / logout", () => {
     await weft(project, ["mcp", "logout", "guarded"], env);
     const first = spawn(process.execPath, [WEFT_BIN, "mcp", "login", "guarded"], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     const exited = new Promise((resolve) => first.once("exit", resolve));

@@ -19,7 +19,7 @@ interface Terminal {
 }
 
 function onTerminal(cwd: string, commandLine: string, env: NodeJS.ProcessEnv = {}): Terminal {
-  const child = spawn("script", ["-qefc", commandLine, "/dev/null"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm", WEFT_TRUST_ALL: "1", ...env } });
+  const child = spawn("script", ["-qefc", commandLine, "/dev/null"], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm", WEFT_TRUST_ALL: "1", WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR, ...env } });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   return { output: () => output, type: (text) => void child.stdin.write(text), exited: new Promise((resolve) => child.on("close", resolve)) };

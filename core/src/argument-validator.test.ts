@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { Compile } from "@weft/sdk/typebox";
-import { ArgumentValidator } from "./argument-validator.js";
+import { ArgumentValidator, loadCompiler } from "./argument-validator.js";
 
 vi.mock("@weft/sdk/typebox", async (importOriginal) => {
   const typebox = await importOriginal<typeof import("@weft/sdk/typebox")>();
@@ -8,11 +8,17 @@ vi.mock("@weft/sdk/typebox", async (importOriginal) => {
 });
 
 describe("the argument validator", () => {
-  it("compiles a schema once for every executor of the process (each session has its own)", () => {
-    const tool = { inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
-    const sessions = [new ArgumentValidator(), new ArgumentValidator()];
-    for (const validator of sessions) {
+  const tool = { inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+
+  it("checks a call before the compiler has loaded as after it, and compiles a schema once for every executor of the process (each session has its own)", async () => {
+    const first = new ArgumentValidator();
+    expect(first.problems(tool, { city: "Paris" })).toEqual([]);
+    expect(first.problems(tool, { city: 3 })).toEqual(["/city: must be string"]);
+    expect(Compile).not.toHaveBeenCalled();
+    await loadCompiler();
+    for (const validator of [first, new ArgumentValidator()]) {
       expect(validator.problems(tool, { city: "Paris" })).toEqual([]);
+      expect(validator.problems(tool, { city: 3 })).toEqual(["/city: must be string"]);
       expect(validator.problems(tool, {})).toEqual(["(arguments): must have required properties city"]);
     }
     expect(Compile).toHaveBeenCalledTimes(1);

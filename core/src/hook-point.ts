@@ -1,4 +1,7 @@
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from "tapable";
+import AsyncSeriesBailHook from "tapable/lib/AsyncSeriesBailHook.js";
+import AsyncSeriesHook from "tapable/lib/AsyncSeriesHook.js";
+import AsyncSeriesWaterfallHook from "tapable/lib/AsyncSeriesWaterfallHook.js";
+import SyncHook from "tapable/lib/SyncHook.js";
 import type { HookKind } from "@weft/sdk";
 
 type AnyFn = (...args: never[]) => unknown;

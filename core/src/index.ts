@@ -16,4 +16,4 @@ export { versionedSessionStore } from "./agent/versioned-session-store.js";
 export type { SessionState, PendingTurn, PendingSlot, TokenBaseline } from "./agent/session-state.js";
 export { consoleFeedback, type ConsoleFeedbackOptions } from "./agent/console-feedback.js";
 // Defined in the provider kit; re-exported for applications that run their own loop.
-export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "@weft/sdk/provider";
+export { toOpenAITools, toAnthropicTools, type OpenAITool, type AnthropicTool } from "@weft/sdk";

@@ -1,4 +1,3 @@
-import { Value } from "@weft/sdk/typebox";
 import { PLUGIN_API_VERSION, Stage, WeftError, errorMessage, parseModelRef, stderrLogger } from "@weft/sdk";
 import type {
   ChatModel,
@@ -27,7 +26,7 @@ import { buildPrompt, compact, prepareRequest } from "./hook-calls.js";
 import type { TapRecord } from "./hook-point.js";
 import { HookSet, failingLoudly, kernelContext } from "./hook-set.js";
 import { importProviderPlugin } from "./provider-autoload.js";
-import { PluginOptionsError } from "./plugin-options-error.js";
+import { PluginOptionsError, optionProblems } from "./plugin-options-error.js";
 import { withDefaults } from "./schema-defaults.js";
 import { isStandardSchema, resolveStandardOptions } from "./standard-plugin-options.js";
 import { unknownOptions } from "./unknown-options.js";
@@ -332,7 +331,7 @@ async function resolveOptions(plugin: AnyPlugin, options: unknown): Promise<unkn
   const value = withDefaults(schema, options ?? {});
   const problems = [
     ...unknownOptions(schema, value),
-    ...[...Value.Errors(plugin.options, value)].map((error) => ({ path: error.instancePath, message: error.message })),
+    ...optionProblems(plugin.options, value),
   ];
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);
   return value;

@@ -1,4 +1,6 @@
 import { WeftError } from "@weft/sdk";
+import { Value } from "@weft/sdk/typebox-lite";
+import type { TSchema } from "typebox";
 
 export interface OptionProblem {
   /** JSON pointer into the plugin's options, e.g. `/root`. */
@@ -17,4 +19,10 @@ export class PluginOptionsError extends WeftError {
       `invalid options for ${plugin}: ${problems.map((problem) => `${problem.path || "(options)"} ${problem.message}`).join("; ")}`,
     );
   }
+}
+
+/** Where `value` fails `schema`. A passing value (every start of a valid project) skips typebox's error walk. */
+export function optionProblems(schema: TSchema, value: unknown): OptionProblem[] {
+  if (Value.Check(schema, value)) return [];
+  return [...Value.Errors(schema, value)].map((error) => ({ path: error.instancePath, message: error.message }));
 }

@@ -26,6 +26,8 @@ export * from "./process-runner.js";
 export * from "./confined-root.js";
 export * from "./executable-lookup.js";
 export * from "./tool-pack.js";
+// The tool list in the OpenAI and Anthropic wire shapes, for applications that run their own loop.
+export * from "./tool-schemas.js";
 export * from "./xml-attribute.js";
 export * from "./line-splitter.js";
 export * from "./sse-parser.js";

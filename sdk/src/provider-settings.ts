@@ -1,5 +1,5 @@
 import type { Static, TObject } from "typebox";
-import { Type, Value } from "./typebox.js";
+import { Type, Value } from "./typebox-lite.js";
 import { EFFORTS, type Effort } from "./chat-model.js";
 import { WeftError } from "./errors.js";
 import type { ModelSpec } from "./provider.js";

@@ -1,5 +1,5 @@
-import { Compile } from "./typebox.js";
 import type { TSchema } from "typebox";
+import type { Compile } from "./typebox.js";
 import type { ChatRequest, OutputRequest, StreamEvent } from "./chat-model.js";
 import { OutputValidationError, WeftError } from "./errors.js";
 import { isRecord } from "./is-record.js";
@@ -36,8 +36,13 @@ export function resolveOutput(output: OutputRequest): ResolvedOutput {
       return "problems" in outcome ? { problems: outcome.problems.map((line) => line.replace(/^\(arguments\)/, "(output)")) } : outcome;
     };
   } else {
-    const compiled = Compile(schema.jsonSchema as TSchema);
-    check = async (value) => (compiled.Check(value) ? { value } : { problems: [...compiled.Errors(value)].map((error) => `${error.instancePath || "(output)"}: ${error.message}`) });
+    // typebox's compiler (~100 KB) loads with the first reply to check, not with every process.
+    let compiling: Promise<ReturnType<typeof Compile>> | undefined;
+    check = async (value) => {
+      compiling ??= import("./typebox.js").then((typebox) => typebox.Compile(schema.jsonSchema as TSchema));
+      const compiled = await compiling;
+      return compiled.Check(value) ? { value } : { problems: [...compiled.Errors(value)].map((error) => `${error.instancePath || "(output)"}: ${error.message}`) };
+    };
   }
   const result: ResolvedOutput = { name, ...(output.description !== undefined ? { description: output.description } : {}), jsonSchema: schema.jsonSchema, check };
   if (typeof output.schema === "object" && output.schema !== null) resolved.set(output.schema, result);

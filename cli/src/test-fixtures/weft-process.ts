@@ -16,12 +16,12 @@ export interface WeftOutcome {
 
 const execFileAsync = promisify(execFile);
 
-/** Runs `weft <args>` in `cwd` as a child process, with a clean environment (keeping the suite's WEFT_TRUST_ALL) plus `env`. */
+/** Runs `weft <args>` in `cwd` as a child process, with a clean environment (keeping the suite's WEFT_TRUST_ALL and WEFT_CACHE_DIR) plus `env`. */
 export async function weft(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<WeftOutcome> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [WEFT_BIN, ...args], {
       cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEFT_TRUST_ALL: process.env.WEFT_TRUST_ALL, WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

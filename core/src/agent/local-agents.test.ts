@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { defineTool } from "@weft/sdk";
 import { scriptedModel } from "@weft/sdk/testing";
-import { ConfigDocument } from "../config/config-document.js";
+import { parseConfigDocument } from "../config/config-yaml.js";
 import { parseProjectConfig } from "../config/project-config.js";
 import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent } from "./agent.js";
@@ -23,7 +23,7 @@ agents:
 
 describe("local agents from the config's agents: list", () => {
   it("become tools of every session, each running as a subagent with its instructions, tool subset and budget", async () => {
-    const config = parseProjectConfig(ConfigDocument.parse("/app/weft.config.yaml", CONFIG, {}));
+    const config = parseProjectConfig(parseConfigDocument("/app/weft.config.yaml", CONFIG, {}));
     const subagents = localAgents(config.agents);
     expect(subagents.map((agent) => agent.name)).toEqual(["glossary"]);
 
@@ -47,7 +47,7 @@ describe("local agents from the config's agents: list", () => {
   });
 
   it("names the file, line and option of a local agent that is set up wrong", () => {
-    const parse = (text: string) => () => parseProjectConfig(ConfigDocument.parse("/app/weft.config.yaml", text, {}));
+    const parse = (text: string) => () => parseProjectConfig(parseConfigDocument("/app/weft.config.yaml", text, {}));
     expect(parse("agents:\n  - name: glossary\n    description: Defines words\n    local: { instructions: Be brief., tool: [lookup] }\n")).toThrow(
       /weft\.config\.yaml:4:.*agents\[0\]\.local\.tool.*is not an option of a local agent \(known: instructions, model, tools, maxIterations\)/,
     );

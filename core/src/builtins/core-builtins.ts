@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { BUILTINS_RANK, PLUGIN_API_VERSION, builtinSwitches, builtinsSchema, defineConfigKey, definePlugin } from "@weft/sdk";
 import { questionTool } from "./question.js";
 import { memoryTodoList } from "./todo-list.js";

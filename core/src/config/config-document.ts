@@ -1,80 +1,111 @@
 import { readFile } from "node:fs/promises";
-import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from "@weft/sdk/yaml";
 import { ConfigError, errorMessage, expandEnvVariables, type WeftErrorCode } from "@weft/sdk";
+import { readCachedConfig, writeCachedConfig } from "./config-cache.js";
+import { isPlainObject } from "./plain-object.js";
 
 /** A key path into the document: `["plugins", 2, "files", "root"]`. */
 export type ConfigPath = (string | number)[];
+
+/** A line and column, 1-based, as yaml's LineCounter gives them. */
+export interface TextPosition {
+  line: number;
+  col: number;
+}
+
+/** Where a node is written (`at`) and, for a map entry, where its key is. */
+export interface NodePosition {
+  at?: TextPosition;
+  key?: TextPosition;
+}
+
+/**
+ * A config file's YAML as plain data, before `${VAR}` expansion: its value and the position of every
+ * node, keyed by `positionKey(path)`. What the cache keeps, so a config read again needs no yaml.
+ */
+export interface ParsedConfig {
+  value: unknown;
+  positions: Record<string, NodePosition>;
+}
+
+export const positionKey = (path: ConfigPath): string => JSON.stringify(path);
 
 /** A parsed YAML config that remembers where every value came from, for errors with line and column. */
 export class ConfigDocument {
   private constructor(
     readonly file: string,
-    private readonly document: Document,
-    private readonly lines: LineCounter,
+    private readonly data: unknown,
+    private readonly positions: Record<string, NodePosition>,
     /** The values `${VAR}` references took from the environment: secrets to redact wherever they show. */
     readonly expandedValues: ReadonlySet<string>,
   ) {}
 
-  static async read(file: string): Promise<ConfigDocument> {
+  /** Reads `file`: from the parse cache when it holds this exact text, else through yaml (then cached). */
+  static async read(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigDocument> {
     let text: string;
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
       throw new ConfigError({ file }, `cannot read the config file: ${errorMessage(error)}`, { code: "CONFIG_NOT_FOUND", cause: error });
     }
-    return ConfigDocument.parse(file, text);
+    const cached = await readCachedConfig(file, text, env);
+    if (cached) return ConfigDocument.fromParsed(file, cached, env);
+    // yaml (~190 KB to compile) loads only for a config text not read before.
+    const { parseConfigYaml } = await import("./config-yaml.js");
+    const parsed = parseConfigYaml(file, text);
+    await writeCachedConfig(file, text, parsed, env);
+    return ConfigDocument.fromParsed(file, parsed, env);
   }
 
-  static parse(file: string, text: string, env: NodeJS.ProcessEnv = process.env): ConfigDocument {
-    const lines = new LineCounter();
-    const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-    const [first] = document.errors;
-    if (first) {
-      const { line, col } = lines.linePos(first.pos[0]);
-      throw new ConfigError({ file, line, column: col }, `invalid YAML: ${first.message.split("\n")[0]}`);
-    }
+  /**
+   * The document of `parsed`, with `${VAR}` / `${VAR:-default}` expanded in every string (keys too),
+   * here, after the cache, so a changed environment is always read, and an unset one names its line.
+   */
+  static fromParsed(file: string, parsed: ParsedConfig, env: NodeJS.ProcessEnv): ConfigDocument {
     const expanded = new Set<string>();
-    // `${VAR}` / `${VAR:-default}` in any string value, expanded once, here, so an unset one names its line.
-    visit(document, {
-      Scalar(_, node) {
-        if (typeof node.value !== "string" || !node.value.includes("${")) return;
-        try {
-          node.value = expandEnvVariables(node.value, env, expanded);
-        } catch (error) {
-          const { line, col } = lines.linePos(node.range?.[0] ?? 0);
-          throw new ConfigError({ file, line, column: col }, errorMessage(error));
-        }
-      },
-    });
-    return new ConfigDocument(file, document, lines, expanded);
-  }
-
-  /** The key node of the last step of `path` (for errors about the key itself, such as a typo). */
-  #keyNode(path: ConfigPath): unknown {
-    const parent = path.length > 1 ? this.document.getIn(path.slice(0, -1), true) : this.document.contents;
-    const key = path[path.length - 1];
-    return isMap(parent) ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key : undefined;
+    const positions: Record<string, NodePosition> = {};
+    const expand = (text: string, at: TextPosition | undefined): string => {
+      if (!text.includes("${")) return text;
+      try {
+        return expandEnvVariables(text, env, expanded);
+      } catch (error) {
+        throw new ConfigError({ file, line: at?.line ?? 1, column: at?.col ?? 1 }, errorMessage(error));
+      }
+    };
+    const walk = (value: unknown, from: ConfigPath, to: ConfigPath): unknown => {
+      const position = parsed.positions[positionKey(from)];
+      if (position) positions[positionKey(to)] = position;
+      if (typeof value === "string") return expand(value, position?.at);
+      if (Array.isArray(value)) return value.map((item, index) => walk(item, [...from, index], [...to, index]));
+      if (!isPlainObject(value)) return value;
+      // fromEntries, not assignment: a `__proto__` key stays an own key, as yaml's toJS makes it.
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => {
+          const name = expand(key, parsed.positions[positionKey([...from, key])]?.key);
+          return [name, walk(item, [...from, key], [...to, name])];
+        }),
+      );
+    };
+    const data = walk(parsed.value, [], []);
+    return new ConfigDocument(file, data, positions, expanded);
   }
 
   /** The plain JavaScript value of the whole document (`{}` for an empty file). */
   value(): unknown {
-    return this.document.toJS() ?? {};
+    return structuredClone(this.data ?? {});
   }
 
   /** The line `path` is written on (its key's), or undefined when the file does not hold it. */
   lineOf(path: ConfigPath): number | undefined {
-    const node = (path.length > 0 ? this.#keyNode(path) : this.document.contents) as Node | undefined;
-    return node?.range ? this.lines.linePos(node.range[0]).line : undefined;
+    const position = this.positions[positionKey(path)];
+    return (path.length > 0 ? position?.key : position?.at)?.line;
   }
 
   /** An error located at `path`, or at its nearest ancestor present in the file. */
   error(path: ConfigPath, problem: string, options: { code?: WeftErrorCode; cause?: unknown; atKey?: boolean } = {}): ConfigError {
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = (options.atKey && depth === path.length ? this.#keyNode(path) : this.document.getIn(path.slice(0, depth), true)) as Node | undefined;
-      if (node?.range) {
-        const { line, col } = this.lines.linePos(node.range[0]);
-        return new ConfigError({ file: this.file, line, column: col, path: formatPath(path) }, problem, options);
-      }
+      const position = this.positions[positionKey(path.slice(0, depth))];
+      const at = options.atKey && depth === path.length ? position?.key : position?.at;
+      if (at) return new ConfigError({ file: this.file, line: at.line, column: at.col, path: formatPath(path) }, problem, options);
     }
     return new ConfigError({ file: this.file, path: formatPath(path) }, problem, options);
   }
@@ -84,4 +115,3 @@ export class ConfigDocument {
 function formatPath(path: ConfigPath): string {
   return path.map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? key : `.${key}`)).join("");
 }
-

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConfigDocument } from "./config-document.js";
+import { parseConfigDocument } from "./config-yaml.js";
 
 describe("weft.config.yaml with ${VAR}", () => {
   it("expands variables in string values and keeps what they took", () => {
-    const doc = ConfigDocument.parse(
+    const doc = parseConfigDocument(
       "/app/weft.config.yaml",
       'model: ${MODEL:-anthropic/claude-sonnet-4-5}\nplugins:\n  - openrouter: { compatible: { baseUrl: "${BASE}/v1", apiKey: "${KEY}" } }\n',
       { BASE: "http://127.0.0.1:8080", KEY: "sk-1" },
@@ -16,7 +16,7 @@ describe("weft.config.yaml with ${VAR}", () => {
   });
 
   it("names the unset variable with the file, line and column", () => {
-    expect(() => ConfigDocument.parse("/app/weft.config.yaml", "model: anthropic/x\nagents:\n  - card: https://a.example\n    headers:\n      Authorization: Bearer ${TOKEN}\n", {})).toThrow(
+    expect(() => parseConfigDocument("/app/weft.config.yaml", "model: anthropic/x\nagents:\n  - card: https://a.example\n    headers:\n      Authorization: Bearer ${TOKEN}\n", {})).toThrow(
       "/app/weft.config.yaml:5:22: environment variable TOKEN is not set (set it, or write ${TOKEN:-default} for a fallback)",
     );
   });

@@ -76,7 +76,7 @@ export async function readProjectConfig(file: string): Promise<ProjectConfig> {
   return parseProjectConfig(await readDocument(file));
 }
 
-// yaml (~70 CommonJS files) loads with the first config read, not with every import of @weft/core.
+// The config reader (and yaml, when the text is not cached) loads with the first read, not with every import of @weft/core.
 async function readDocument(file: string): Promise<ConfigDocument> {
   const { ConfigDocument } = await import("./config-document.js");
   return ConfigDocument.read(file);

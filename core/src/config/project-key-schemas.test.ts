@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigDocument } from "./config-document.js";
+import { parseConfigDocument } from "./config-yaml.js";
 import { parseProjectConfig } from "./project-config.js";
 
-const parse = (text: string) => () => parseProjectConfig(ConfigDocument.parse("/app/weft.config.yaml", text, {}));
+const parse = (text: string) => () => parseProjectConfig(parseConfigDocument("/app/weft.config.yaml", text, {}));
 
 /** Each way a key the project reads can be wrong, and the error it gives: its words, line, column and option. */
 const REFUSED: [config: string, error: string][] = [
@@ -46,7 +46,7 @@ describe("the keys the project reads, checked with the schemas weft config schem
 
   it("reads a one-string list as a list, plugin entries with where they were written, and local agents' tool lists", () => {
     const config = parseProjectConfig(
-      ConfigDocument.parse(
+      parseConfigDocument(
         "/app/weft.config.yaml",
         "skills: ./skills\ndisableTools: shell\nplugins:\n  - web\n  - files: { root: . }\n  - shell:\nagents:\n  - { name: g, description: d, local: { instructions: i, tools: { only: file_read } } }\n  - card: https://a.example\nsessions: { store: memory }\n",
         {},

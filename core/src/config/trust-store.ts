@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import type { Static } from "typebox";
 import { errorCode, isRecord } from "@weft/sdk";
-import { Type, Value } from "@weft/sdk/typebox";
+import { Type, Value } from "@weft/sdk/typebox-lite";
 
 /** One trusted config: its real path and the hash of what it (and the files it names) said when trusted. */
 const TrustEntrySchema = Type.Object({ path: Type.String(), hash: Type.String(), trustedAt: Type.String() });

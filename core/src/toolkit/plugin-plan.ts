@@ -1,6 +1,5 @@
-import { Value } from "@weft/sdk/typebox";
 import { CONFIG_KEY_PLUGINS, WeftError, type AnyConfigKey, type AnyPlugin, type ConfigKeyContext } from "@weft/sdk";
-import { PluginOptionsError } from "../plugin-options-error.js";
+import { PluginOptionsError, optionProblems } from "../plugin-options-error.js";
 import type { PluginSpec } from "./toolkit-options.js";
 
 /** A plugin to apply, imported, with its options and where its tools rank among the sources. */
@@ -129,7 +128,7 @@ async function consumersOf(
 }
 
 function checkValue(key: string, plugin: AnyPlugin, declared: AnyConfigKey, value: unknown): never {
-  const problems = [...Value.Errors(declared.schema, value)].map((error) => ({ path: error.instancePath, message: error.message }));
+  const problems = optionProblems(declared.schema, value);
   if (problems.length > 0) throw new PluginOptionsError(`the "${key}" key of ${plugin.meta.name}`, problems);
   return value as never;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { CONFIG_KEY_PLUGINS, SERVICE_PROVIDERS, WeftError, executeWithAnswers, isWeftError, stderrLogger } from "@weft/sdk";
+import { CONFIG_KEY_PLUGINS, SERVICE_PROVIDERS, WeftError, executeWithAnswers, isWeftError, stderrLogger, toAnthropicTools, toOpenAITools } from "@weft/sdk";
 import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, AnyTool, ToolCallRequest, ToolResult, WaitFor, WeftServices } from "@weft/sdk";
-import { toAnthropicTools, toOpenAITools, type AnthropicTool, type OpenAITool } from "@weft/sdk/provider";
+import type { AnthropicTool, OpenAITool } from "@weft/sdk";
 import { importPlugin, importPluginFrom } from "../config/plugin-resolver.js";
 import { coreBuiltins } from "../builtins/core-builtins.js";
 import { createKernel } from "../kernel.js";

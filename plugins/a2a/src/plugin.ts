@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";

@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { parsePatch, PatchSyntaxError } from "./patch-parser.js";
 import { commitPatch, planPatch, PatchConflictError } from "./patch-plan.js";

@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, errorCode, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 

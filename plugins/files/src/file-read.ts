@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { mediaFileResult, sniffMedia } from "./media-file.js";

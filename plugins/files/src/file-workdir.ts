@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, type ConfinedRoot } from "@weft/sdk";
 
 /** The root's absolute path, as resolved when the pack was built. */

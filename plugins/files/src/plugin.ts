@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions } from "@weft/sdk";
 import { FILES_PLUGIN_NAME, fileTools } from "./file-tools.js";
 

@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, errorResult, type Tool, type ToolResult, type ToolSource } from "@weft/sdk";
 import { binaryType, decodeText } from "./file-type.js";
 import type { FolderSkill } from "./skill.js";

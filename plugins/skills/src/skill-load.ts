@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, type Tool, type ToolSource } from "@weft/sdk";
 import { lookUpSkill, type SkillLookup } from "./skill-lookup.js";
 import type { Skill } from "./skill.js";

@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, errorResult, escapeXmlAttribute } from "@weft/sdk";
 import { fetchPage, parseWebUrl } from "./fetch-page.js";
 import { renderPage } from "./page-element.js";

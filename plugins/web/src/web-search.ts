@@ -1,4 +1,4 @@
-import { Type } from "@weft/sdk/typebox";
+import { Type } from "@weft/sdk/typebox-lite";
 import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord } from "@weft/sdk";
 import { readCapped } from "./fetch-page.js";
 import { chunkHtml } from "./html-chunks.js";

@@ -14,6 +14,5 @@ export * from "../provider-model.js";
 export * from "../reply-builder.js";
 export * from "../stream-collector.js";
 export * from "../model-capabilities.js";
-export * from "./tool-schemas.js";
 export * from "../output-schema.js";
 export * from "../structured-output.js";

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from "../hooks.js";
+import type { ToolDescriptor } from "./hooks.js";
 
 /** A tool in the OpenAI Chat Completions `tools` array. */
 export interface OpenAITool {

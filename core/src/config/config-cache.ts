@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { isRecord } from "@weft/sdk";
+import type { ParsedConfig } from "./config-document.js";
+import { isPlainObject } from "./plain-object.js";
+
+// The YAML of a config file as data, kept between runs so a start that reads the same text again skips
+// yaml (~190 KB of JavaScript to compile, and the parse). An entry holds the whole text it was parsed
+// from and is used only for that exact text, so an edit is read fresh; `${VAR}` expansion happens after
+// it, so a changed environment is too. Only the file's own text is cached: never what plugins make of it.
+const FORMAT = 1;
+
+/** `$WEFT_CACHE_DIR`, else `$XDG_CACHE_HOME/weft`, else `~/.cache/weft`. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WEFT_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "weft");
+}
+
+function entryFile(file: string, env: NodeJS.ProcessEnv): string {
+  return path.join(cacheDir(env), "config", `${createHash("sha256").update(file).digest("hex").slice(0, 32)}.json`);
+}
+
+/** The parse of `text` kept for `file`, when the entry was made from this exact text. */
+export async function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): Promise<ParsedConfig | undefined> {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(await readFile(entryFile(file, env), "utf8"));
+  } catch {
+    // None yet, unreadable or cut short: the file is parsed, and the entry written again.
+    return undefined;
+  }
+  if (!isRecord(entry) || entry.format !== FORMAT || entry.file !== file || entry.text !== text || !isRecord(entry.positions)) return undefined;
+  return { value: entry.value, positions: entry.positions as ParsedConfig["positions"] };
+}
+
+/** Keeps `parsed` for `file`; best effort (a read-only home only costs the next start its parse). */
+export async function writeCachedConfig(file: string, text: string, parsed: ParsedConfig, env: NodeJS.ProcessEnv): Promise<void> {
+  // JSON keeps what YAML's core schema gives but `.inf`, `.nan` and -0: such a config is parsed each time.
+  if (!isJson(parsed.value)) return;
+  const target = entryFile(file, env);
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    // Written whole then renamed, so a reader never sees half an entry.
+    await writeFile(temporary, JSON.stringify({ format: FORMAT, file, text, ...parsed }), { mode: 0o600 });
+    await rename(temporary, target);
+  } catch {
+    // Not cached; nothing else depends on it.
+  }
+}
+
+function isJson(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(isJson);
+  return isPlainObject(value) && Object.values(value).every(isJson);
+}
