@@ -6,7 +6,7 @@
  *   node phase-split.mjs <out.json> '{"llmUrl", "mcpServer"}'
  */
 import { writeFileSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { phaseMarked } from "./phase-marks.mjs";
 import { setup as floorSetup } from "./runners/floor.mjs";
 import { setup as weftSetup } from "./runners/weft.mjs";
 import { summarize } from "./stats.mjs";
@@ -17,21 +17,10 @@ const WARMUPS = 50;
 const RUNS = 500;
 const PHASES = ["model1", "tools", "model2", "end"];
 
-/** A runner whose phase marks land in `marks`, as ms since the run started. */
+/** A runner whose runs return their phase marks, as ms since the run started. */
 async function instrumented(setup, scenario) {
-  let started = 0;
-  let marks = {};
-  const runner = await setup({ ...config, scenario, onPhase: (name) => (marks[name] = performance.now() - started) });
-  return {
-    async run() {
-      marks = {};
-      started = performance.now();
-      await runner.run();
-      marks.end = performance.now() - started;
-      return marks;
-    },
-    close: () => runner.close(),
-  };
+  const runner = await phaseMarked(setup, { ...config, scenario });
+  return { run: async () => (await runner.run()).marks, close: () => runner.close() };
 }
 
 const result = { ok: false, runs: RUNS };

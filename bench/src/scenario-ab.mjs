@@ -10,10 +10,10 @@
  * `<dir>` is a baseline as for scale-ab.mjs (see the "Profiling" section of README.md).
  */
 import { dirname, join, resolve } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
+import { phaseMarked } from "./phase-marks.mjs";
 import { setup as floorSetup } from "./runners/floor-rpc.mjs";
 import { setup as workspaceWeftSetup } from "./runners/weft.mjs";
 import { EXPECTED } from "./script.mjs";
@@ -41,21 +41,14 @@ const PHASES = ["model1", "tools", "model2", "end"];
 const llm = await startMockLlmServer();
 const config = { llmUrl: llm.url, mcpServer: { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] }, skillsDir: join(srcDir, "..", "skills") };
 
-/** A side whose runs return their CPU and wall time and the phase marks (ms since the run started). */
+/** A side whose runs return their CPU time and phase marks, after checking the answer. */
 async function side(setup, scenario) {
-  let started = 0;
-  let marks = {};
-  const runner = await setup({ ...config, scenario, onPhase: (name) => (marks[name] = performance.now() - started) });
+  const runner = await phaseMarked(setup, { ...config, scenario });
   return {
     async run() {
-      marks = {};
-      const cpuBefore = process.cpuUsage();
-      started = performance.now();
-      const answer = await runner.run();
-      marks.end = performance.now() - started;
-      const cpu = process.cpuUsage(cpuBefore);
+      const { answer, cpu, marks } = await runner.run();
       if (!answer.includes(EXPECTED)) throw new Error(`wrong answer: ${answer.slice(0, 300)}`);
-      return { cpu: (cpu.user + cpu.system) / 1000, marks };
+      return { cpu, marks };
     },
     close: () => runner.close(),
   };
