@@ -5,8 +5,8 @@
 import { SCENARIOS } from "./script.mjs";
 
 export const FRAMEWORKS = [
-  { name: "floor", runner: "runners/floor.mjs", scenarios: ["floor"], packages: ["@modelcontextprotocol/sdk"] },
-  { name: "floor-rpc", runner: "runners/floor-rpc.mjs", scenarios: ["floor"], packages: [] },
+  { name: "floor", runner: "runners/floor.mjs", scenarios: ["mcp", "full"], packages: ["@modelcontextprotocol/sdk"] },
+  { name: "floor-rpc", runner: "runners/floor-rpc.mjs", scenarios: ["mcp", "full"], packages: [] },
   {
     name: "weft",
     runner: "runners/weft.mjs",

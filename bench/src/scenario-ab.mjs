@@ -56,7 +56,8 @@ async function side(setup, scenario) {
 
 const sides = {};
 try {
-  sides.floor = await side(floorSetup, "floor");
+  // The floor plays the same scenario: in `full` its requests carry the skills catalog and local tools too.
+  sides.floor = await side(floorSetup, flags.scenario);
   sides.old = await side(oldWeftSetup, flags.scenario);
   sides.new = await side(weftSetup, flags.scenario);
   const names = Object.keys(sides);

@@ -7,9 +7,14 @@ export const oneLine = (text) => String(text ?? "").split("\n").find((line) => l
 /** weft's own rows (weft, weft-ai-sdk) and the floors are not peers. */
 const isPeer = (framework) => !framework.startsWith("weft") && !framework.startsWith("floor");
 
-/** The floor: the faster of the official-client floor and the hand-written JSON-RPC one. */
-export function floorRow(rows) {
-  const floors = rows.filter((row) => row.framework.startsWith("floor") && row.ok);
+/**
+ * A scenario's floor: the faster of the official-client floor and the hand-written JSON-RPC one. The
+ * floors run `mcp` and `full` (whose requests carry the skills catalog and the two local tools);
+ * `native` is held against the `mcp` floor, the cost of the same two tool calls over MCP.
+ */
+export function floorRow(rows, scenario) {
+  const floorScenario = scenario === "full" ? "full" : "mcp";
+  const floors = rows.filter((row) => row.framework.startsWith("floor") && row.scenario === floorScenario && row.ok);
   return floors.sort((a, b) => a.latency.p50 - b.latency.p50)[0];
 }
 
@@ -28,7 +33,6 @@ function peerBests(rows) {
 
 function runTable(results) {
   const rows = results.frameworks;
-  const floor = floorRow(rows);
   const best = peerBests(rows);
   const lines = [
     "| framework | scenario | import ms | init ms | p50 ms | p95 ms | mean ms | CPU ms/run (p50) | correct | model calls/run | peak RSS MB | p50 / floor | p50 / fastest peer |",
@@ -43,6 +47,7 @@ function runTable(results) {
     }
     if (!row.ok) notes.push(`- **${row.framework} / ${row.scenario}** answered wrong: ${oneLine(row.failures?.[0])}`);
     const peer = best[row.scenario];
+    const floor = floorRow(rows, row.scenario);
     lines.push(
       `| ${row.framework} | ${row.scenario} | ${fixed(row.importMs, 0)} | ${fixed(row.initMs, 0)} | ${fixed(row.latency.p50)} | ${fixed(row.latency.p95)} | ${fixed(row.latency.mean)} | ${fixed(row.cpu?.p50)} | ${row.correct}/${row.total} | ${fixed(row.requestsPerRun, 1)} | ${fixed(row.peakRssMb, 0)} | ${ratio(row.latency.p50, floor?.latency.p50)} | ${row.framework.startsWith("floor") ? "—" : ratio(row.latency.p50, peer?.p50)} |`,
     );
@@ -52,13 +57,13 @@ function runTable(results) {
 
 function weftTargets(results) {
   const best = peerBests(results.frameworks);
-  const floor = floorRow(results.frameworks);
   const lines = [
     "| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / floor (goal ≤ 1.05×, native ≤ 0.95×) | CPU / floor's CPU | peak RSS / lowest peer (goal ≤ 1.00×) |",
     "|---|--:|--:|--:|--:|",
   ];
   for (const row of results.frameworks.filter((r) => r.framework === "weft")) {
     const peer = best[row.scenario];
+    const floor = floorRow(results.frameworks, row.scenario);
     if (!row.ok) {
       lines.push(`| ${row.scenario} | not run | not run | not run | not run |`);
       continue;

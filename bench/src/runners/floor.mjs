@@ -3,11 +3,16 @@
  * nothing else. Two rows: `floor` with the official MCP client (`mcp: "sdk"`) and `floor-rpc` with the
  * minimal hand-written JSON-RPC client of ../mcp-rpc-client.mjs (`mcp: "rpc"`); the tables measure
  * against the faster of the two. No framework can do this work for less on this machine.
+ * In `full` the requests also carry what that scenario gives every framework, as the hand-written peers
+ * send it: the skills catalog in the system prompt and the local_time and read_skill tools (the script
+ * never calls them, so the floor needs no code behind them). Without them the floor's request would be
+ * a third of any framework's and the row would measure prompt size, not overhead.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connectRpc } from "../mcp-rpc-client.mjs";
-import { MODEL_ID, PROMPT, SYSTEM } from "../script.mjs";
+import { MODEL_ID, NATIVE_EXTRA, PROMPT, SYSTEM } from "../script.mjs";
+import { READ_SKILL, loadSkillsFolder } from "../skills-folder.mjs";
 
 async function connectSdk(mcpServer) {
   const client = new Client({ name: "bench-floor", version: "1.0.0" });
@@ -50,12 +55,22 @@ async function connectAll(servers, mcp) {
   return { clients, routes, specs };
 }
 
+/** A Chat Completions tool spec for an in-process tool with these string properties, all required. */
+const functionSpec = ({ name, description }, properties) => ({
+  type: "function",
+  function: { name, description, parameters: { type: "object", properties, required: Object.keys(properties) } },
+});
+
 /**
  * `onPhase(name)`, when given, marks the end of each phase (model1, tools, model2) for phase-split.mjs.
  * The scale bench (scale.mjs) also gives `mcpServers` (several), `system` and `prior` (messages before the prompt).
  */
-export async function setup({ llmUrl, mcpServer, mcpServers = [mcpServer], mcp = "sdk", system = SYSTEM, prior = [], onPhase = () => {} }) {
+export async function setup({ scenario, skillsDir, llmUrl, mcpServer, mcpServers = [mcpServer], mcp = "sdk", system = SYSTEM, prior = [], onPhase = () => {} }) {
   const { clients, routes, specs } = await connectAll(mcpServers, mcp);
+  if (scenario === "full") {
+    system = `${system}\n\n${loadSkillsFolder(skillsDir).catalog}`;
+    specs.push(functionSpec(NATIVE_EXTRA, { city: { type: "string" } }), functionSpec(READ_SKILL, { name: { type: "string", description: "The skill's name" } }));
+  }
 
   const complete = async (messages) => {
     const response = await fetch(`${llmUrl}/v1/chat/completions`, {
