@@ -45,6 +45,8 @@ export class StdioTransport implements Transport {
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #closeRequested = false;
   #stoppedByClose = false;
+  /** While the pipe is full: the drain every message written meanwhile waits for. */
+  #drained: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -178,7 +180,15 @@ export class StdioTransport implements Transport {
       process.nextTick(() => stdin.uncork());
     }
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
-    return new Promise((resolve) => stdin.once("drain", resolve));
+    // One listener for all of them: a round of large calls would otherwise add one each (and, past ten,
+    // make Node warn of a leak).
+    this.#drained ??= new Promise((resolve) =>
+      stdin.once("drain", () => {
+        this.#drained = undefined;
+        resolve();
+      }),
+    );
+    return this.#drained;
   }
 
   /** Ends stdin, SIGTERMs the whole group, and SIGKILLs it if the leader is still there after a grace period. */
