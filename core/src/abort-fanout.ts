@@ -16,7 +16,7 @@ export class AbortFanout {
   follow(signal: AbortSignal, follower: AbortFollower): void {
     let followers = this.#following.get(signal);
     if (!followers) {
-      followers = new Followers(() => this.#following.delete(signal));
+      followers = new Followers(() => void this.#following.delete(signal));
       this.#following.set(signal, followers);
       signal.addEventListener("abort", followers, { once: true });
     }
@@ -34,12 +34,13 @@ export class AbortFanout {
 
 /** The calls following one signal, and that signal's one listener. */
 class Followers extends Set<AbortFollower> {
-  constructor(private readonly aborted: () => void) {
+  constructor(private readonly forget: () => void) {
     super();
   }
 
   handleEvent(): void {
-    this.aborted();
+    // Forgotten first: each follower settles (and unfollows) as it is told, and finds nothing left to remove.
+    this.forget();
     for (const follower of this) follower.handleEvent();
   }
 }
