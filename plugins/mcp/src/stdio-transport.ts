@@ -96,7 +96,8 @@ export class StdioTransport implements Transport {
         }
       });
       child.once("spawn", () => {
-        trackGroup(child.pid!);
+        // A spawned child has its pid.
+        if (child.pid !== undefined) trackGroup(child.pid);
         resolve();
       });
       child.once("exit", (code, signal) => {
@@ -107,13 +108,13 @@ export class StdioTransport implements Transport {
         if (child.pid !== undefined) untrackGroup(child.pid);
         this.onclose?.();
       });
-      child.stdout!.on("data", (chunk: Buffer) => this.#receive(chunk));
-      child.stderr!.setEncoding("utf8");
-      child.stderr!.on("data", (chunk: string) => {
+      child.stdout.on("data", (chunk: Buffer) => this.#receive(chunk));
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
         for (const line of this.#stderr.push(chunk)) this.#options.onStderrLine?.(line);
       });
       // A write to a child that just died fails with EPIPE; the close handler reports the death.
-      child.stdin!.on("error", () => {});
+      child.stdin.on("error", () => {});
     });
   }
 
