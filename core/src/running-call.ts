@@ -1,5 +1,6 @@
 import { WeftError, errorResult } from "@weft/sdk";
 import type { DeadlineTimers, ToolResult } from "@weft/sdk";
+import type { AbortFanout } from "./abort-fanout.js";
 
 /**
  * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a
@@ -12,7 +13,7 @@ const DEADLINE_GRACE_MS = 500;
  * its one answer, whichever comes first of the tool's result, the caller's abort and the deadline (after
  * the grace). The signal is made when the tool first reads it (many never do), already aborted if the
  * call was by then; the caller's signal is followed only while the call runs (a turn's signal outlives
- * many calls). It listens to the caller's signal itself (`handleEvent`).
+ * many calls), through the executor's one listener on it (`AbortFanout`, calling `handleEvent`).
  */
 export class RunningCall {
   readonly deadline: number;
@@ -30,12 +31,13 @@ export class RunningCall {
     private readonly resolve: (result: ToolResult) => void,
     /** The timers of the deadline; none for a call without one (a tool that times itself). */
     deadlines: DeadlineTimers | undefined,
+    private readonly aborts: AbortFanout,
   ) {
     this.deadline = Date.now() + timeoutMs;
     this.#cancelDeadline = deadlines?.at(this.deadline, () => this.deadlinePassed());
     // The caller's abort reaches the tool with its reason and answers at once.
     if (outer?.aborted) this.handleEvent();
-    else outer?.addEventListener("abort", this, { once: true });
+    else if (outer) aborts.follow(outer, this);
   }
 
   get signal(): AbortSignal {
@@ -65,7 +67,7 @@ export class RunningCall {
     this.#settled = true;
     this.#cancelDeadline?.();
     clearTimeout(this.#grace);
-    this.outer?.removeEventListener("abort", this);
+    if (this.outer) this.aborts.unfollow(this.outer, this);
     this.resolve(result);
   }
 

@@ -11,6 +11,7 @@ import type {
   ToolSessionContext,
   ToolVerdict,
 } from "@weft/sdk";
+import { AbortFanout } from "./abort-fanout.js";
 import { ArgumentValidator } from "./argument-validator.js";
 import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";
@@ -46,6 +47,7 @@ export interface ExecutorHost {
 export class ToolExecutor {
   readonly #validator = new ArgumentValidator();
   readonly #deadlines = new DeadlineTimers();
+  readonly #aborts = new AbortFanout();
   #nextId = 0;
 
   constructor(private readonly host: ExecutorHost) {}
@@ -121,7 +123,7 @@ export class ToolExecutor {
     const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
     return new Promise<ToolResult>((resolve) => {
       // A limit at the timer's ceiling is none (a tool that times itself, as MCP tools do): no timer for it.
-      const run = new RunningCall(descriptor.name, timeoutMs, options.signal, resolve, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined);
+      const run = new RunningCall(descriptor.name, timeoutMs, options.signal, resolve, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined, this.#aborts);
       const ctx: ToolContext = {
         get signal() {
           return run.signal;

@@ -45,6 +45,8 @@ export class StdioTransport implements Transport {
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #closeRequested = false;
   #stoppedByClose = false;
+  /** While the pipe is full: the drain every message written meanwhile waits for. */
+  #drained: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -94,7 +96,8 @@ export class StdioTransport implements Transport {
         }
       });
       child.once("spawn", () => {
-        trackGroup(child.pid!);
+        // A spawned child has its pid.
+        if (child.pid !== undefined) trackGroup(child.pid);
         resolve();
       });
       child.once("exit", (code, signal) => {
@@ -105,13 +108,13 @@ export class StdioTransport implements Transport {
         if (child.pid !== undefined) untrackGroup(child.pid);
         this.onclose?.();
       });
-      child.stdout!.on("data", (chunk: Buffer) => this.#receive(chunk));
-      child.stderr!.setEncoding("utf8");
-      child.stderr!.on("data", (chunk: string) => {
+      child.stdout.on("data", (chunk: Buffer) => this.#receive(chunk));
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
         for (const line of this.#stderr.push(chunk)) this.#options.onStderrLine?.(line);
       });
       // A write to a child that just died fails with EPIPE; the close handler reports the death.
-      child.stdin!.on("error", () => {});
+      child.stdin.on("error", () => {});
     });
   }
 
@@ -178,7 +181,15 @@ export class StdioTransport implements Transport {
       process.nextTick(() => stdin.uncork());
     }
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
-    return new Promise((resolve) => stdin.once("drain", resolve));
+    // One listener for all of them: a round of large calls would otherwise add one each (and, past ten,
+    // make Node warn of a leak).
+    this.#drained ??= new Promise((resolve) =>
+      stdin.once("drain", () => {
+        this.#drained = undefined;
+        resolve();
+      }),
+    );
+    return this.#drained;
   }
 
   /** Ends stdin, SIGTERMs the whole group, and SIGKILLs it if the leader is still there after a grace period. */
