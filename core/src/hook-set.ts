@@ -1,5 +1,5 @@
 import { HookFailedError } from "@weft/sdk";
-import type { HookContext, HookFacades, HookKind, Logger, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
+import type { HookContext, HookFacades, HookKind, Logger, ObserverTapOptions, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
 import { HookPoint, type TapRecord } from "./hook-point.js";
 
 /**
@@ -55,20 +55,20 @@ export interface TapOwner {
 
 type TapFn = (...args: never[]) => unknown;
 
-function parseTap(first: TapOptions | TapFn, second?: TapFn): { stage: number; fn: TapFn } {
-  if (typeof first === "function") return { stage: 0, fn: first };
+function parseTap(first: TapOptions | TapFn, second?: TapFn): { options: ObserverTapOptions; fn: TapFn } {
+  if (typeof first === "function") return { options: {}, fn: first };
   if (!second) throw new TypeError("tap(options, fn) needs a function");
-  return { stage: first.stage ?? 0, fn: second };
+  return { options: first, fn: second };
 }
 
 type Facade = { kind: HookKind; tap(first: TapOptions | TapFn, second?: TapFn): void };
 
-function facade(kind: HookKind, register: (stage: number, fn: TapFn) => void): Facade {
+function facade(kind: HookKind, register: (stage: number, fn: TapFn, options: ObserverTapOptions) => void): Facade {
   return {
     kind,
     tap(first, second) {
-      const { stage, fn } = parseTap(first, second);
-      register(stage, fn);
+      const { options, fn } = parseTap(first, second);
+      register(options.stage ?? 0, fn, options);
     },
   };
 }
@@ -102,8 +102,8 @@ export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
     compact: tapped(hooks.compact),
     prepareStep: tapped(hooks.prepareStep),
     stopWhen: tapped(hooks.stopWhen),
-    feedback: facade("sync", (stage, fn) =>
-      owner.own(hooks.feedback.add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown) })),
+    feedback: facade("sync", (stage, fn, { active }) =>
+      owner.own(hooks.feedback.add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown, active), ...(active ? { active } : {}) })),
     ),
     close: facade("series", (_stage, fn) => owner.onClose(fn as () => unknown)),
   };
@@ -111,11 +111,13 @@ export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
   return facades as unknown as HookFacades;
 }
 
-// An observer's failure is logged and never reaches the code that emitted the event.
-function observing(owner: TapOwner, fn: (...args: unknown[]) => unknown): TapRecord["fn"] {
+// An observer's failure is logged and never reaches the code that emitted the event; one that is not
+// active now (see ObserverTapOptions) is not told.
+function observing(owner: TapOwner, fn: (...args: unknown[]) => unknown, active?: () => boolean): TapRecord["fn"] {
   const report = (error: unknown) =>
     owner.logger.error(`feedback observer of ${owner.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   return (...args: unknown[]) => {
+    if (active && !active()) return;
     try {
       const returned = fn(...args);
       if (returned instanceof Promise) returned.catch(report);

@@ -225,8 +225,9 @@ class WeftAgent implements Agent {
       for (const [index, condition] of this.#stopWhen.entries()) scope.hooks.stopWhen.tap(stopTap(condition, index));
       const prepareStep = this.#prepareStep;
       if (prepareStep) scope.hooks.prepareStep.tap(async (plan, step) => (await prepareStep(plan, step)) ?? plan);
-      // Everything the session reports (its tool calls included) joins the running turn's stream.
-      scope.hooks.feedback.tap((event) => void this.#running?.channel?.push(event));
+      // Everything the session reports (its tool calls included) joins the running turn's stream, while
+      // there is one: a turn of `process` has none, and its events are then built only for other observers.
+      scope.hooks.feedback.tap({ active: () => this.#running?.channel !== undefined }, (event) => void this.#running?.channel?.push(event));
     } catch (error) {
       await scope.dispose();
       throw error;
