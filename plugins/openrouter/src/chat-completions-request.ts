@@ -287,16 +287,18 @@ function cachedText(text: string): WirePart {
 
 /**
  * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
- * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Frozen, as
- * they are shared by the requests that follow.
+ * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Each tool is
+ * frozen, as the requests that follow share it; the list is a new plain array per body, because V8
+ * (Node 22) serialises a body that holds a frozen array on its slow path, at twice the cost of the
+ * whole body (1000 prior messages included).
  */
 const wireToolLists = new WeakMap<readonly ToolSpec[], readonly Record<string, unknown>[]>();
 
-function wireTools(tools: readonly ToolSpec[]): readonly Record<string, unknown>[] {
+function wireTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   const known = wireToolLists.get(tools);
-  if (known) return known;
-  const wire = Object.freeze(tools.map((tool) => Object.freeze(toWireTool(tool))));
-  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire);
+  if (known) return known.slice();
+  const wire = tools.map((tool) => Object.freeze(toWireTool(tool)));
+  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.slice());
   return wire;
 }
 
