@@ -214,7 +214,8 @@ class WeftAgent implements Agent {
     const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
     const session = new Session(id, prompt, scope, { ...stored, messages });
     try {
-      for (const tool of [...(tools.add ?? []), ...(await this.#subagentTools())]) scope.tools.add(tool);
+      for (const tool of tools.add ?? []) scope.tools.add(tool);
+      if (this.#options.subagents?.length) for (const tool of await this.#subagentTools()) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
       await scope.settle();
       provideSessionServices(scope, session);
@@ -235,7 +236,7 @@ class WeftAgent implements Agent {
     this.#session = session;
     this.#writeAhead = new WriteAhead(this.#store, id);
     // A written-ahead session exists in the store from its start, so a turn's records have a session (and prompt) to belong to.
-    if (options.messages || (!stored && this.#store?.append)) await this.#save(session);
+    if (this.#store && (options.messages || (!stored && this.#store.append))) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
   }
 
