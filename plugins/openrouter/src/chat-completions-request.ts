@@ -94,6 +94,13 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
   };
 }
 
+/** The sampling fields on the wire, and the request's names for them. */
+const SAMPLING = [
+  ["temperature", "temperature"],
+  ["top_p", "topP"],
+  ["top_k", "topK"],
+] as const satisfies readonly (readonly [string, keyof ChatRequest])[];
+
 /**
  * `temperature`, `top_p`, `top_k`: each only where the model's parameter list has it (OpenRouter's
  * reasoning models that refuse temperature do not list it); all as asked when the list is unknown.
@@ -102,12 +109,8 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
 function samplingFields(request: ChatRequest, call: ChatCompletionsCall, notices: RequestNotice[]): Record<string, number> {
   const fields: Record<string, number> = {};
   const listed = call.capabilities?.samplingParameters;
-  const asked: [string, number | undefined][] = [
-    ["temperature", request.temperature],
-    ["top_p", request.topP],
-    ["top_k", request.topK],
-  ];
-  for (const [name, value] of asked) {
+  for (const [name, key] of SAMPLING) {
+    const value = request[key];
     if (value === undefined) continue;
     if (name === "top_k" && call.effortStyle !== "openrouter") {
       notices.push({ code: "top-k-dropped", message: `top_k ${value} was not sent: it is not part of the Chat Completions API` });
