@@ -13,6 +13,8 @@ export interface TapRecord {
   readonly stage: number;
   /** Already wrapped: it throws HOOK_FAILED naming the hook and `owner`, or logs (feedback). */
   readonly fn: AnyFn;
+  /** An observer that observes only at times (see `ObserverTapOptions`): while false, it does not make the hook live. */
+  readonly active?: () => boolean;
 }
 
 interface Callable {
@@ -47,7 +49,7 @@ export class HookPoint {
 
   /** Whether calling could do anything; callers skip a hook nobody taps. */
   get live(): boolean {
-    return this.#own.length > 0 || this.first?.() !== undefined || (this.parent?.live ?? false);
+    return this.#own.some(isActive) || this.first?.() !== undefined || (this.parent?.live ?? false);
   }
 
   add(record: TapRecord): () => void {
@@ -89,6 +91,10 @@ export class HookPoint {
     this.#built = { hook, version: this.#version, parentVersion };
     return hook;
   }
+}
+
+function isActive(record: TapRecord): boolean {
+  return record.active?.() ?? true;
 }
 
 function build(kind: HookKind, args: readonly string[], records: TapRecord[]): Callable {

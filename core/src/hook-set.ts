@@ -1,38 +1,85 @@
 import { HookFailedError } from "@weft/sdk";
-import type { HookContext, HookFacades, HookKind, Logger, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
+import type { HookContext, HookFacades, HookKind, Logger, ObserverTapOptions, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
 import { HookPoint, type TapRecord } from "./hook-point.js";
+
+/** Each hook's kind and tapable argument names (the context it runs in is always the last). */
+const SHAPES = {
+  providers: { kind: "series", args: [] },
+  tools: { kind: "series", args: [] },
+  prompt: { kind: "waterfall", args: ["sections", "context"] },
+  beforeModelCall: { kind: "waterfall", args: ["request", "info", "context"] },
+  beforeToolCall: { kind: "bail", args: ["call", "context"] },
+  afterToolCall: { kind: "waterfall", args: ["result", "call", "context"] },
+  compact: { kind: "waterfall", args: ["state", "context"] },
+  prepareStep: { kind: "waterfall", args: ["plan", "step", "context"] },
+  stopWhen: { kind: "bail", args: ["step", "context"] },
+  feedback: { kind: "sync", args: ["event", "context"] },
+} as const satisfies Record<string, { kind: HookKind; args: readonly string[] }>;
+
+export type HookName = keyof typeof SHAPES;
 
 /**
  * The hooks of one scope level: the kernel's, or a session's (`child()`), whose points run the
  * kernel's taps and then its own. Only the kernel and sessions call them; plugins get facades.
+ *
+ * A session makes a point of its own only when something taps that hook in it (`tappable`); until then
+ * its hook is the kernel's point, which runs the same taps. Most sessions tap two hooks of the ten.
  */
 export class HookSet {
-  readonly providers: HookPoint;
-  readonly tools: HookPoint;
-  readonly prompt: HookPoint;
-  readonly beforeModelCall: HookPoint;
-  readonly beforeToolCall: HookPoint;
-  readonly afterToolCall: HookPoint;
-  readonly compact: HookPoint;
-  readonly prepareStep: HookPoint;
-  readonly stopWhen: HookPoint;
-  readonly feedback: HookPoint;
+  readonly #points: Partial<Record<HookName, HookPoint>> = {};
 
   /** `gateFirst`: the interceptor slot, run first in the gate (at the POLICY stage). */
-  constructor(parent?: HookSet, gateFirst?: () => TapRecord | undefined) {
-    const point = (name: keyof HookSet & string, kind: HookKind, args: string[], first?: () => TapRecord | undefined) =>
-      new HookPoint(name, kind, args, parent?.[name] as HookPoint | undefined, first);
-    this.providers = point("providers", "series", []);
-    this.tools = point("tools", "series", []);
-    this.prompt = point("prompt", "waterfall", ["sections", "context"]);
-    this.beforeModelCall = point("beforeModelCall", "waterfall", ["request", "info", "context"]);
-    this.beforeToolCall = point("beforeToolCall", "bail", ["call", "context"], gateFirst);
-    this.afterToolCall = point("afterToolCall", "waterfall", ["result", "call", "context"]);
-    this.compact = point("compact", "waterfall", ["state", "context"]);
-    this.prepareStep = point("prepareStep", "waterfall", ["plan", "step", "context"]);
-    this.stopWhen = point("stopWhen", "bail", ["step", "context"]);
-    this.feedback = point("feedback", "sync", ["event", "context"]);
-    Object.freeze(this);
+  constructor(
+    private readonly parent?: HookSet,
+    private readonly gateFirst?: () => TapRecord | undefined,
+  ) {
+    if (!parent) for (const name of Object.keys(SHAPES) as HookName[]) this.tappable(name);
+  }
+
+  get providers(): HookPoint {
+    return this.point("providers");
+  }
+  get tools(): HookPoint {
+    return this.point("tools");
+  }
+  get prompt(): HookPoint {
+    return this.point("prompt");
+  }
+  get beforeModelCall(): HookPoint {
+    return this.point("beforeModelCall");
+  }
+  get beforeToolCall(): HookPoint {
+    return this.point("beforeToolCall");
+  }
+  get afterToolCall(): HookPoint {
+    return this.point("afterToolCall");
+  }
+  get compact(): HookPoint {
+    return this.point("compact");
+  }
+  get prepareStep(): HookPoint {
+    return this.point("prepareStep");
+  }
+  get stopWhen(): HookPoint {
+    return this.point("stopWhen");
+  }
+  get feedback(): HookPoint {
+    return this.point("feedback");
+  }
+
+  /** The point that runs `name` at this level: its own once something tapped it here, else the parent's, which runs the same taps. */
+  point(name: HookName): HookPoint {
+    return this.#points[name] ?? this.parent?.point(name) ?? this.tappable(name);
+  }
+
+  /** This level's own point of `name`, for a tap: made on the first one, layered over the parent's. */
+  tappable(name: HookName): HookPoint {
+    const known = this.#points[name];
+    if (known) return known;
+    const { kind, args } = SHAPES[name];
+    const point = new HookPoint(name, kind, args, this.parent?.tappable(name), name === "beforeToolCall" ? this.gateFirst : undefined);
+    this.#points[name] = point;
+    return point;
   }
 
   child(): HookSet {
@@ -55,22 +102,25 @@ export interface TapOwner {
 
 type TapFn = (...args: never[]) => unknown;
 
-function parseTap(first: TapOptions | TapFn, second?: TapFn): { stage: number; fn: TapFn } {
-  if (typeof first === "function") return { stage: 0, fn: first };
+function parseTap(first: TapOptions | TapFn, second?: TapFn): { options: ObserverTapOptions; fn: TapFn } {
+  if (typeof first === "function") return { options: {}, fn: first };
   if (!second) throw new TypeError("tap(options, fn) needs a function");
-  return { stage: first.stage ?? 0, fn: second };
+  return { options: first, fn: second };
 }
 
-type Facade = { kind: HookKind; tap(first: TapOptions | TapFn, second?: TapFn): void };
+type Register = (stage: number, fn: TapFn, options: ObserverTapOptions) => void;
 
-function facade(kind: HookKind, register: (stage: number, fn: TapFn) => void): Facade {
-  return {
-    kind,
-    tap(first, second) {
-      const { stage, fn } = parseTap(first, second);
-      register(stage, fn);
-    },
-  };
+/** A hook as a plugin sees it: `tap` hands the tap to `register`, which records it for the plugin's scope. */
+class Facade {
+  constructor(
+    readonly kind: HookKind,
+    private readonly register: Register,
+  ) {}
+
+  tap(first: TapOptions | TapFn, second?: TapFn): void {
+    const { options, fn } = parseTap(first, second);
+    this.register(options.stage ?? 0, fn, options);
+  }
 }
 
 /** A tap that throws becomes a HookFailedError naming the hook and the plugin. */
@@ -86,36 +136,44 @@ export function failingLoudly(point: HookPoint, owner: string, fn: TapFn): TapRe
 }
 
 export function facadesFor(hooks: HookSet, owner: TapOwner): HookFacades {
-  const tapped = (point: HookPoint) =>
-    facade(point.kind, (stage, fn) => owner.own(point.add({ owner: owner.name, stage, fn: failingLoudly(point, owner.name, fn) })));
+  // The point is looked up when a tap comes: a session has its own point of a hook only once tapped.
+  const tapped = (name: HookName) =>
+    new Facade(SHAPES[name].kind, (stage, fn) => {
+      const point = hooks.tappable(name);
+      owner.own(point.add({ owner: owner.name, stage, fn: failingLoudly(point, owner.name, fn) }));
+    });
   const facades = {
-    providers: facade("series", (stage, fn) =>
-      owner.contribute(hooks.providers, stage, async () => void (await (fn as (registrar: ProviderRegistrar) => unknown)(owner.providerRegistrar))),
+    providers: new Facade("series", (stage, fn) =>
+      owner.contribute(hooks.tappable("providers"), stage, async () => void (await (fn as (registrar: ProviderRegistrar) => unknown)(owner.providerRegistrar))),
     ),
-    tools: facade("series", (stage, fn) =>
-      owner.contribute(hooks.tools, stage, async () => void (await (fn as (registrar: ToolRegistrar) => unknown)(owner.tools))),
+    tools: new Facade("series", (stage, fn) =>
+      owner.contribute(hooks.tappable("tools"), stage, async () => void (await (fn as (registrar: ToolRegistrar) => unknown)(owner.tools))),
     ),
-    prompt: tapped(hooks.prompt),
-    beforeModelCall: tapped(hooks.beforeModelCall),
-    beforeToolCall: tapped(hooks.beforeToolCall),
-    afterToolCall: tapped(hooks.afterToolCall),
-    compact: tapped(hooks.compact),
-    prepareStep: tapped(hooks.prepareStep),
-    stopWhen: tapped(hooks.stopWhen),
-    feedback: facade("sync", (stage, fn) =>
-      owner.own(hooks.feedback.add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown) })),
+    prompt: tapped("prompt"),
+    beforeModelCall: tapped("beforeModelCall"),
+    beforeToolCall: tapped("beforeToolCall"),
+    afterToolCall: tapped("afterToolCall"),
+    compact: tapped("compact"),
+    prepareStep: tapped("prepareStep"),
+    stopWhen: tapped("stopWhen"),
+    feedback: new Facade("sync", (stage, fn, { active }) =>
+      owner.own(
+        hooks.tappable("feedback").add({ owner: owner.name, stage, fn: observing(owner, fn as (...args: unknown[]) => unknown, active), ...(active ? { active } : {}) }),
+      ),
     ),
-    close: facade("series", (_stage, fn) => owner.onClose(fn as () => unknown)),
+    close: new Facade("series", (_stage, fn) => owner.onClose(fn as () => unknown)),
   };
   // The facades' tap signatures are the sdk's typed overloads over these untyped registrations.
   return facades as unknown as HookFacades;
 }
 
-// An observer's failure is logged and never reaches the code that emitted the event.
-function observing(owner: TapOwner, fn: (...args: unknown[]) => unknown): TapRecord["fn"] {
+// An observer's failure is logged and never reaches the code that emitted the event; one that is not
+// active now (see ObserverTapOptions) is not told.
+function observing(owner: TapOwner, fn: (...args: unknown[]) => unknown, active?: () => boolean): TapRecord["fn"] {
   const report = (error: unknown) =>
     owner.logger.error(`feedback observer of ${owner.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   return (...args: unknown[]) => {
+    if (active && !active()) return;
     try {
       const returned = fn(...args);
       if (returned instanceof Promise) returned.catch(report);

@@ -78,6 +78,27 @@ describe("kernel", () => {
     expect(await kernel.prepareRequest(request, model)).toBe(request);
   });
 
+  it("waits for a teardown step that returns a promise before the step set up before it, and logs a failing one", async () => {
+    const logger = memoryLogger();
+    const kernel = createKernel({ logger });
+    const order: string[] = [];
+    await kernel.use(
+      pack("@acme/closing", (api) => {
+        api.hooks.close.tap(() => void order.push("first"));
+        api.hooks.close.tap(() => {
+          throw new Error("broke");
+        });
+        api.hooks.close.tap(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          order.push("slow");
+        });
+      }),
+    );
+    await kernel.close();
+    expect(order).toEqual(["slow", "first"]);
+    expect(logger.lines.some((line) => line.level === "error" && line.message === "teardown of @acme/closing failed: broke")).toBe(true);
+  });
+
   it("tears plugins down last in, first out", async () => {
     const kernel = createKernel();
     const order: string[] = [];

@@ -32,7 +32,7 @@ import { isStandardSchema, resolveStandardOptions } from "./standard-plugin-opti
 import { unknownOptions } from "./unknown-options.js";
 import { Scope } from "./scope.js";
 import { ServiceRegistry } from "./service-registry.js";
-import { SessionScope, closedResult } from "./session-scope.js";
+import { SessionScope, closedResult, type SessionParent } from "./session-scope.js";
 import { ToolBox } from "./tool-box.js";
 import { ToolExecutor } from "./tool-executor.js";
 
@@ -71,6 +71,7 @@ class WeftKernel implements Kernel {
   readonly #signal: AbortSignal;
   readonly #waitFor: WaitFor | undefined;
   #ready: Promise<void> | undefined;
+  readonly #sessionParent: SessionParent;
   #isReady = false;
   #closed = false;
 
@@ -83,6 +84,7 @@ class WeftKernel implements Kernel {
     this.tools = new ToolBox((fn) => this.#setInterceptor(fn));
     this.#executor = new ToolExecutor({ tools: this.tools, hooks: this.#hookSet, emit: (event, context) => this.#emitIn(event, context) });
     this.#app = this.scope("app");
+    this.#sessionParent = this.#parentOfSessions();
   }
 
   get hooks() {
@@ -179,27 +181,29 @@ class WeftKernel implements Kernel {
   async session(options: KernelSessionOptions = {}): Promise<KernelSession> {
     this.#assertOpen();
     await this.ready();
-    const kernel = this;
-    const session = new SessionScope(
-      {
-        hooks: this.#hookSet,
-        tools: this.tools,
-        services: this.#services,
-        logger: this.logger,
-        baseDir: this.#baseDir,
-        signal: this.#signal,
-        waitFor: this.#waitFor,
-        get closed() {
-          return kernel.#closed;
-        },
-        addProvider: (provider, owner) => this.#addProvider(provider, owner),
-        beginContribution: (owner) => this.#beginContribution(owner),
-        forget: (disposed) => this.#scopes.delete(disposed),
-      },
-      options,
-    );
+    const session = new SessionScope(this.#sessionParent, options);
     this.#scopes.add(session);
     return session;
+  }
+
+  /** What every session takes from this kernel: one object, shared by them all. */
+  #parentOfSessions(): SessionParent {
+    const kernel = this;
+    return {
+      hooks: this.#hookSet,
+      tools: this.tools,
+      services: this.#services,
+      logger: this.logger,
+      baseDir: this.#baseDir,
+      signal: this.#signal,
+      waitFor: this.#waitFor,
+      get closed() {
+        return kernel.#closed;
+      },
+      addProvider: (provider, owner) => this.#addProvider(provider, owner),
+      beginContribution: (owner) => this.#beginContribution(owner),
+      forget: (disposed) => this.#scopes.delete(disposed),
+    };
   }
 
   async createModel(ref: string | ModelSpec): Promise<ChatModel> {

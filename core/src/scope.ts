@@ -110,7 +110,7 @@ export class Scope implements ScopeContract, TapOwner {
 
   /** Waits for contributions made after the kernel was ready. */
   async settle(): Promise<void> {
-    await Promise.all(this.#pending.splice(0));
+    if (this.#pending.length > 0) await Promise.all(this.#pending.splice(0));
   }
 
   onClose(fn: () => unknown): void {
@@ -141,16 +141,20 @@ export class Scope implements ScopeContract, TapOwner {
     return this.host.execute(call, options, this.name);
   }
 
-  /** Runs teardown in reverse order; a failing step is logged and the rest still run. */
+  /**
+   * Runs teardown in reverse order; a failing step is logged and the rest still run. A step that
+   * returns a promise is waited for; one that does not (a service's disposer) is not made to.
+   */
   async dispose(): Promise<void> {
     if (!this.#active) return;
     this.#active = false;
     this.host.forget(this);
     for (const untap of this.#taps.splice(0)) untap();
-    await Promise.allSettled(this.#pending);
-    for (const step of this.#teardown.splice(0).reverse()) {
+    if (this.#pending.length > 0) await Promise.allSettled(this.#pending);
+    for (let step = this.#teardown.pop(); step; step = this.#teardown.pop()) {
       try {
-        await step();
+        const done = step();
+        if (isPromiseLike(done)) await done;
       } catch (error) {
         this.host.logger.error(`teardown of ${this.name} failed: ${errorMessage(error)}`);
       }
@@ -178,6 +182,10 @@ export function needService<K extends keyof WeftServices>(services: ServiceRegis
     throw new WeftError("SERVICE_MISSING", `${who} needs the "${name}" service: ${hint}`);
   }
   return services.get(name) as WeftServices[K];
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
 }
 
 /** The config's short name of a plugin package: `@weft/plugin-x` and `weft-plugin-x` are `x`. */

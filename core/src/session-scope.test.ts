@@ -147,6 +147,25 @@ describe("sessions on one kernel", () => {
     kernel.hooks.feedback.tap(() => {});
     expect([plugin?.observed(), (await kernel.session({ id: "s3" })).observed()]).toEqual([true, true]);
   });
+
+  it("counts an observer tapped with `active` only while it is active, and tells it only then", async () => {
+    const kernel = newKernel();
+    const session = await kernel.session({ id: "s1" });
+    let reading = false;
+    const heard: string[] = [];
+    session.hooks.feedback.tap({ active: () => reading }, (event) => void heard.push(event.type));
+    expect(session.observed()).toBe(false);
+    session.emit({ type: "text.delta", delta: "unheard" });
+    reading = true;
+    expect(session.observed()).toBe(true);
+    session.emit({ type: "text.interim", text: "heard" });
+    reading = false;
+    // Another observer makes the session observed; the inactive one still hears nothing.
+    session.hooks.feedback.tap(() => {});
+    expect(session.observed()).toBe(true);
+    session.emit({ type: "text.delta", delta: "unheard too" });
+    expect(heard).toEqual(["text.interim"]);
+  });
 });
 
 describe("one door", () => {

@@ -87,7 +87,7 @@ export class SessionScope implements KernelSession {
       isReady: true,
       addProvider: (provider, owner) => parent.addProvider(provider, owner),
       beginContribution: (owner) => parent.beginContribution(owner),
-      emit: (event, caller) => this.#emit(event, this.context(caller)),
+      emit: (event, caller) => this.#emitAs(event, caller),
       execute: (call, callOptions, caller) => this.#execute(call, callOptions, caller),
       forget: () => parent.forget(this),
     });
@@ -137,7 +137,7 @@ export class SessionScope implements KernelSession {
   }
 
   emit(event: FeedbackEvent): void {
-    this.#emit(event, this.context());
+    this.#emitAs(event, this.#scope.name);
   }
 
   observed(): boolean {
@@ -189,6 +189,11 @@ export class SessionScope implements KernelSession {
 
   #emit(event: FeedbackEvent, context: HookContext): void {
     if (this.#hooks.feedback.live) this.#hooks.feedback.call(event, context);
+  }
+
+  /** An event of `caller`'s: its context is built only when someone observes it. */
+  #emitAs(event: FeedbackEvent, caller: string): void {
+    if (this.#hooks.feedback.live) this.#hooks.feedback.call(event, this.context(caller));
   }
 }
 

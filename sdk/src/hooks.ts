@@ -32,6 +32,15 @@ export interface TapOptions {
   stage?: number;
 }
 
+/** A feedback observer's options. */
+export interface ObserverTapOptions extends TapOptions {
+  /**
+   * The observer observes only while this returns true (a stream while someone reads it): otherwise
+   * no event reaches it and `observed()` does not count it, so nobody builds events for it.
+   */
+  active?: () => boolean;
+}
+
 /**
  * Where a hook runs: which session, turn and agent, and which plugin or scope made the call. Every tap
  * gets it as its last argument, so a plugin never has to guess where it is from a signal or a transcript.
@@ -51,11 +60,11 @@ export interface HookContext {
 export type TapFn<Args extends unknown[], Result> = (...args: [...Args, context: HookContext]) => Result | Promise<Result>;
 
 /** A hook as plugins see it: they can tap, never call. Each tap is recorded under the plugin's name. */
-interface HookFacadeOf<Kind extends HookKind, Args extends unknown[], Result> {
+interface HookFacadeOf<Kind extends HookKind, Args extends unknown[], Result, Options extends TapOptions = TapOptions> {
   /** What a tap's return value does: see `HookKind`. */
   readonly kind: Kind;
   tap(fn: TapFn<Args, Result>): void;
-  tap(options: TapOptions, fn: TapFn<Args, Result>): void;
+  tap(options: Options, fn: TapFn<Args, Result>): void;
 }
 
 /**
@@ -69,7 +78,7 @@ export type HookKind = "series" | "waterfall" | "bail" | "sync";
 export type SeriesHookFacade<Args extends unknown[]> = HookFacadeOf<"series", Args, void>;
 export type WaterfallHookFacade<Args extends [unknown, ...unknown[]]> = HookFacadeOf<"waterfall", Args, Args[0]>;
 export type BailHookFacade<Args extends unknown[], Verdict> = HookFacadeOf<"bail", Args, Verdict | undefined>;
-export type SyncHookFacade<Args extends unknown[]> = HookFacadeOf<"sync", Args, void>;
+export type SyncHookFacade<Args extends unknown[]> = HookFacadeOf<"sync", Args, void, ObserverTapOptions>;
 /** Any hook facade. */
 export type HookFacade<Args extends unknown[], Result> = HookFacadeOf<HookKind, Args, Result>;
 

@@ -46,7 +46,10 @@ function keepAlive(module: typeof import("node:http") | typeof import("node:http
 export async function httpRequest(url: URL, init: HttpRequestInit): Promise<IncomingMessage> {
   const { request, agent } = await transport(url.protocol);
   return new Promise((resolve, reject) => {
-    const headers = init.body === undefined ? init.headers : { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) };
+    // Encoded once, which also gives its length: a string body is joined to the headers and copied
+    // again before it is encoded (a request of 1000 tools, ~250 KB, cost twice the CPU to send).
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const headers = body === undefined ? init.headers : { ...init.headers, "content-length": String(body.length) };
     const sent = request(url, { method: init.method, headers, agent, signal: init.signal });
     sent.once("response", resolve);
     // Kept for the request's life: a late error (an abort while the body streams) must find a listener.
@@ -57,7 +60,7 @@ export async function httpRequest(url: URL, init: HttpRequestInit): Promise<Inco
       if (sent.reusedSocket && isConnectionReset(error) && !init.signal.aborted) resolve(httpRequest(url, init));
       else reject(error);
     });
-    sent.end(init.body);
+    sent.end(body);
   });
 }
 

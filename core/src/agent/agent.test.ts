@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { MaxIterationsError, PLUGIN_API_VERSION, defineTool, definePlugin, memoryLogger } from "@weft/sdk";
-import type { FeedbackEvent, Kernel, Message, Registrable } from "@weft/sdk";
+import type { FeedbackEvent, Kernel, Message, PluginApi, Registrable } from "@weft/sdk";
 import { defined, scriptedModel } from "@weft/sdk/testing";
 import { testKernels } from "../test-fixtures/test-kernels.js";
 import { createAgent, type AgentEvent } from "./agent.js";
@@ -287,6 +287,57 @@ describe("agent loop", () => {
     expect(observed.filter((event) => event.type === "text.delta").map((event) => event.delta).join("")).toBe("Adding.It is 3");
     expect(observed.at(-1)).toMatchObject({ type: "turn.finished", status: "done", metadata: { iterations: 2, toolCalls: 1, usage: { totalTokens: 112 } } });
     expect(streamed.at(-1)).toMatchObject({ type: "response", response: { status: "done", content: "It is 3" } });
+  });
+
+  it("is observed during a turn only when someone observes it: a stream, or a feedback tap", async () => {
+    const kernel = newKernel();
+    // A tool that asks what a plugin of the session would ask before it builds an event.
+    let session: PluginApi | undefined;
+    const seen: boolean[] = [];
+    const probe = defineTool({
+      name: "probe",
+      description: "Probe",
+      input: Type.Object({}),
+      execute: () => {
+        seen.push(session?.observed() ?? true);
+        return { output: "ok" };
+      },
+    });
+    const turn = () => [{ toolCalls: [{ name: "probe", arguments: {} }] }, "Done."];
+    const model = scriptedModel([...turn(), ...turn(), ...turn()]);
+    const agent = createAgent({ model, kernel });
+    const captured: Registrable = {
+      register: (api) => {
+        session = api;
+      },
+    };
+    await agent.startSession({ tools: [probe], skills: captured });
+
+    await agent.process("Probe.");
+    expect(seen).toEqual([false]);
+    expect(session?.observed()).toBe(false);
+
+    const streamed: string[] = [];
+    for await (const event of agent.stream("Probe.")) streamed.push(event.type);
+    expect(seen).toEqual([false, true]);
+    // A stream gets every event of its turn, with nobody else observing.
+    expect(streamed).toEqual([
+      "model.request",
+      "model.response",
+      "tool.called",
+      "tool.returned",
+      "model.request",
+      "text.delta",
+      "model.response",
+      "turn.finished",
+      "response",
+    ]);
+    expect(session?.observed()).toBe(false);
+
+    const observed = record(kernel);
+    await agent.process("Probe.");
+    expect(seen).toEqual([false, true, true]);
+    expect(observed.map((event) => event.type)).toContain("tool.returned");
   });
 
   it("keeps running when a feedback observer throws", async () => {

@@ -214,7 +214,8 @@ class WeftAgent implements Agent {
     const scope = await this.kernel.session({ id, ...(this.#name !== undefined ? { agent: this.#name } : {}), tools });
     const session = new Session(id, prompt, scope, { ...stored, messages });
     try {
-      for (const tool of [...(tools.add ?? []), ...(await this.#subagentTools())]) scope.tools.add(tool);
+      for (const tool of tools.add ?? []) scope.tools.add(tool);
+      if (this.#options.subagents?.length) for (const tool of await this.#subagentTools()) scope.tools.add(tool);
       for (const skills of [options.skills ?? []].flat()) await skills.register(scope);
       await scope.settle();
       provideSessionServices(scope, session);
@@ -225,8 +226,9 @@ class WeftAgent implements Agent {
       for (const [index, condition] of this.#stopWhen.entries()) scope.hooks.stopWhen.tap(stopTap(condition, index));
       const prepareStep = this.#prepareStep;
       if (prepareStep) scope.hooks.prepareStep.tap(async (plan, step) => (await prepareStep(plan, step)) ?? plan);
-      // Everything the session reports (its tool calls included) joins the running turn's stream.
-      scope.hooks.feedback.tap((event) => void this.#running?.channel?.push(event));
+      // Everything the session reports (its tool calls included) joins the running turn's stream, while
+      // there is one: a turn of `process` has none, and its events are then built only for other observers.
+      scope.hooks.feedback.tap({ active: () => this.#running?.channel !== undefined }, (event) => void this.#running?.channel?.push(event));
     } catch (error) {
       await scope.dispose();
       throw error;
@@ -234,7 +236,7 @@ class WeftAgent implements Agent {
     this.#session = session;
     this.#writeAhead = new WriteAhead(this.#store, id);
     // A written-ahead session exists in the store from its start, so a turn's records have a session (and prompt) to belong to.
-    if (options.messages || (!stored && this.#store?.append)) await this.#save(session);
+    if (this.#store && (options.messages || (!stored && this.#store.append))) await this.#save(session);
     this.#emit({ type: "session.started", sessionId: id });
   }
 

@@ -21,4 +21,27 @@ describe("estimateToolSpecTokens", () => {
     expect(estimateToolSpecTokens(renamed)).toBe(wholeJson(renamed));
     expect(estimateToolSpecTokens(renamed)).toBeGreaterThan(estimateToolSpecTokens(tools) + 10);
   });
+
+  it("sums a frozen list (a session's tools) once; a list that may change is summed every time", () => {
+    let reads = 0;
+    const spec = (name: string): ToolSpec => ({
+      get name() {
+        reads++;
+        return name;
+      },
+      description: "A tool",
+      inputSchema: { type: "object" },
+    });
+    const frozen = Object.freeze([spec("a"), spec("b")]);
+    const first = estimateToolSpecTokens(frozen);
+    expect(first).toBe(wholeJson([...frozen]));
+    reads = 0;
+    expect(estimateToolSpecTokens(frozen)).toBe(first);
+    expect(reads).toBe(0);
+    const open = [spec("a"), spec("b")];
+    estimateToolSpecTokens(open);
+    reads = 0;
+    estimateToolSpecTokens(open);
+    expect(reads).toBeGreaterThan(0);
+  });
 });

@@ -37,16 +37,24 @@ export function estimateMessagesTokens(messages: readonly Message[]): number {
   return total;
 }
 
+/** Estimates of frozen tool lists: a session's calls share one list until its tools change (tool-specs.ts). */
+const listEstimates = new WeakMap<readonly ToolSpec[], number>();
+
 /**
  * The tokens of the tools' JSON, `[spec,spec,...]`, counted from each spec's own JSON length, which is
  * kept per input schema: the same tools are measured before every turn's first model call, and
- * stringifying every schema each time was the bulk of that check.
+ * stringifying every schema each time was the bulk of that check. A frozen list's total is kept too,
+ * so a thousand tools are not summed again on every turn.
  */
 export function estimateToolSpecTokens(tools: readonly ToolSpec[]): number {
   if (tools.length === 0) return 0;
+  const known = listEstimates.get(tools);
+  if (known !== undefined) return known;
   let chars = 1 + tools.length; // the brackets and the commas between specs
   for (const tool of tools) chars += specLength(tool);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  const tokens = Math.ceil(chars / CHARS_PER_TOKEN);
+  if (Object.isFrozen(tools)) listEstimates.set(tools, tokens);
+  return tokens;
 }
 
 interface MeasuredSpec {

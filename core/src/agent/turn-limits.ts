@@ -1,5 +1,6 @@
 import { errorResult } from "@weft/sdk";
 import type { ToolResult, TurnMetadata } from "@weft/sdk";
+import type { TurnTally } from "./turn-tally.js";
 
 /** Budgets of a turn or a session; each is reached when what was used gets to it. */
 export interface Limits {
@@ -48,6 +49,8 @@ function usageOf(metadata: TurnMetadata): SessionUsage {
  */
 export class TurnLimits {
   readonly #start: SessionUsage;
+  /** Whether there is any limit: without one, the checks need not read the tally. */
+  readonly #limited: boolean;
 
   constructor(
     private readonly limits: AgentLimits,
@@ -55,11 +58,13 @@ export class TurnLimits {
     start: TurnMetadata,
   ) {
     this.#start = usageOf(start);
+    this.#limited = limits.turn !== undefined || limits.session !== undefined;
   }
 
   /** Before a model call: the first limit reached, if any. */
-  reached(metadata: TurnMetadata): LimitHit | undefined {
-    const turn = usageOf(metadata);
+  reached(tally: TurnTally): LimitHit | undefined {
+    if (!this.#limited) return undefined;
+    const turn = usageOf(tally.metadata());
     const session = this.#sessionUsage(turn);
     for (const [scope, used] of [["turn", turn], ["session", session]] as const) {
       const limits = this.limits[scope];
@@ -73,9 +78,10 @@ export class TurnLimits {
   }
 
   /** How many more tool calls may run, and the limit that says so when it is the turn's or session's. */
-  toolCallsLeft(metadata: TurnMetadata): { left: number; hit?: LimitHit } {
-    const turn = usageOf(metadata);
+  toolCallsLeft(tally: TurnTally): { left: number; hit?: LimitHit } {
     let best: { left: number; hit?: LimitHit } = { left: Number.POSITIVE_INFINITY };
+    if (!this.#limited) return best;
+    const turn = usageOf(tally.metadata());
     for (const [scope, used] of [["turn", turn.toolCalls], ["session", this.#sessionUsage(turn).toolCalls]] as const) {
       const limit = this.limits[scope]?.toolCalls;
       if (limit === undefined) continue;

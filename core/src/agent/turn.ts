@@ -120,7 +120,7 @@ export class Turn {
     const { session, settings, emit } = this.#deps;
     while (true) {
       if (settings.maxIterations > 0 && this.tally.iterations >= settings.maxIterations) return this.#finish("incomplete", { reason: "max-iterations" });
-      const reached = this.#limits.reached(this.tally.metadata());
+      const reached = this.#limits.reached(this.tally);
       if (reached) return this.#finish("limit", { limit: reached });
       const reply = await this.#callModel();
       session.append(reply);
@@ -130,7 +130,7 @@ export class Turn {
       const calls = reply.toolCalls ?? [];
       if (calls.length === 0) return this.#finish("done");
       if (reply.content) emit({ type: "text.interim", text: reply.content });
-      const { left, hit } = this.#limits.toolCallsLeft(this.tally.metadata());
+      const { left, hit } = this.#limits.toolCallsLeft(this.tally);
       const runnable = calls.slice(0, left);
       const started = performance.now();
       const round = await runRound(runnable, this.#roundContext());

@@ -94,6 +94,13 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
   };
 }
 
+/** The sampling fields on the wire, and the request's names for them. */
+const SAMPLING = [
+  ["temperature", "temperature"],
+  ["top_p", "topP"],
+  ["top_k", "topK"],
+] as const satisfies readonly (readonly [string, keyof ChatRequest])[];
+
 /**
  * `temperature`, `top_p`, `top_k`: each only where the model's parameter list has it (OpenRouter's
  * reasoning models that refuse temperature do not list it); all as asked when the list is unknown.
@@ -102,12 +109,8 @@ export function chatCompletionsRequest(request: ChatRequest, call: ChatCompletio
 function samplingFields(request: ChatRequest, call: ChatCompletionsCall, notices: RequestNotice[]): Record<string, number> {
   const fields: Record<string, number> = {};
   const listed = call.capabilities?.samplingParameters;
-  const asked: [string, number | undefined][] = [
-    ["temperature", request.temperature],
-    ["top_p", request.topP],
-    ["top_k", request.topK],
-  ];
-  for (const [name, value] of asked) {
+  for (const [name, key] of SAMPLING) {
+    const value = request[key];
     if (value === undefined) continue;
     if (name === "top_k" && call.effortStyle !== "openrouter") {
       notices.push({ code: "top-k-dropped", message: `top_k ${value} was not sent: it is not part of the Chat Completions API` });
@@ -287,16 +290,18 @@ function cachedText(text: string): WirePart {
 
 /**
  * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
- * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Frozen, as
- * they are shared by the requests that follow.
+ * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Each tool is
+ * frozen, as the requests that follow share it; the list is a new plain array per body, because V8
+ * (Node 22) serialises a body that holds a frozen array on its slow path, at twice the cost of the
+ * whole body (1000 prior messages included).
  */
 const wireToolLists = new WeakMap<readonly ToolSpec[], readonly Record<string, unknown>[]>();
 
-function wireTools(tools: readonly ToolSpec[]): readonly Record<string, unknown>[] {
+function wireTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   const known = wireToolLists.get(tools);
-  if (known) return known;
-  const wire = Object.freeze(tools.map((tool) => Object.freeze(toWireTool(tool))));
-  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire);
+  if (known) return known.slice();
+  const wire = tools.map((tool) => Object.freeze(toWireTool(tool)));
+  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.slice());
   return wire;
 }
 
