@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { resolve as resolveSpecifier } from "import-meta-resolve";
 import { WeftError, errorCode, errorMessage, type AnyPlugin } from "@weft/sdk";
+import { resolvePackageSpecifier } from "./package-resolver.js";
 
 /**
  * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
@@ -49,10 +49,9 @@ export async function importPluginFrom(name: string, from: string): Promise<Reso
 
 /** The file URL `name` resolves to from `fromDir` (its first installed candidate), or undefined when none is installed. */
 export function resolvePluginUrl(name: string, fromDir: string): string | undefined {
-  const parent = pathToFileURL(path.join(fromDir, "noop.js")).href;
   for (const candidate of pluginCandidates(name)) {
     try {
-      return isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolveSpecifier(candidate, parent);
+      return isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolvePackageSpecifier(candidate, fromDir);
     } catch (error) {
       if (!isNotFound(error)) throw new WeftError("PLUGIN_INVALID", `plugin "${name}" (${candidate}) cannot be resolved: ${errorMessage(error)}`, { cause: error });
     }
