@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -18,7 +17,18 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function entryFile(file: string, env: NodeJS.ProcessEnv): string {
-  return path.join(cacheDir(env), "config", `${createHash("sha256").update(file).digest("hex").slice(0, 32)}.json`);
+  return path.join(cacheDir(env), "config", `${pathHash(file)}.json`);
+}
+
+/**
+ * FNV-1a (32 bits) of the path: a short, stable file name. Two paths that share one only take turns
+ * (an entry names its path, checked on read), so no cryptographic hash, whose module would load on
+ * every start for this alone.
+ */
+function pathHash(file: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(file)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** The parse of `text` kept for `file`, when the entry was made from this exact text. */

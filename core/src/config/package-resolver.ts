@@ -44,8 +44,6 @@ export class ResolveError extends Error {
 
 const CONDITIONS = new Set(["node", "import", "default", ...(process.features.require_module ? ["module-sync"] : [])]);
 
-// A target segment Node refuses: `.`, `..` or `node_modules`, percent-encoded or not.
-const INVALID_SEGMENT = /(^|\\|\/)((\.|%2e)(\.|%2e)?|(n|%6e|%4e)(o|%6f|%4f)(d|%64|%44)(e|%65|%45)(_|%5f)(m|%6d|%4d)(o|%6f|%4f)(d|%64|%44)(u|%75|%55)(l|%6c|%4c)(e|%65|%45)(s|%73|%53))(\\|\/|$)/i;
 
 interface PackageJson {
   name?: unknown;
@@ -199,14 +197,26 @@ function isArrayIndex(key: string): boolean {
 }
 
 function resolveTargetString(manifestUrl: URL, target: string, match: string | undefined, key: string): URL {
-  if (!target.startsWith("./") || INVALID_SEGMENT.test(target.slice(2))) throw invalidTarget(manifestUrl, target, key);
+  if (!target.startsWith("./") || hasInvalidSegment(target.slice(2))) throw invalidTarget(manifestUrl, target, key);
   const resolved = new URL(target, manifestUrl);
   if (!resolved.pathname.startsWith(new URL(".", manifestUrl).pathname)) throw invalidTarget(manifestUrl, target, key);
   if (match === undefined) return resolved;
-  if (INVALID_SEGMENT.test(match)) {
+  if (hasInvalidSegment(match)) {
     throw new ResolveError("ERR_INVALID_MODULE_SPECIFIER", `"${key.replace("*", match)}" is not a valid subpath for the "exports" of ${fileURLToPath(manifestUrl)}`);
   }
   return new URL(resolved.href.replaceAll("*", match));
+}
+
+/**
+ * Whether a path has a segment Node refuses in a target: `.`, `..` or `node_modules`, in any case,
+ * percent-encoded or not. Node tests this with one case-insensitive regular expression, which takes
+ * V8 about a millisecond to compile; split segments answer the same.
+ */
+function hasInvalidSegment(target: string): boolean {
+  return target.split(/[\\/]/).some((segment) => {
+    const plain = segment.includes("%") ? segment.replace(/%([\da-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : segment;
+    return plain === "." || plain === ".." || plain.toLowerCase() === "node_modules";
+  });
 }
 
 function invalidTarget(manifestUrl: URL, target: unknown, key: string): ResolveError {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +27,8 @@ const MAX_SKILL_ENTRIES = 10_000;
 export async function trustRequest(configFile: string, config: ProjectConfig): Promise<TrustRequest> {
   const file = await realpath(configFile);
   const dir = path.dirname(file);
+  // Loaded here: a start that trusts every config (WEFT_TRUST_ALL) never needs it.
+  const { createHash } = await import("node:crypto");
   const hash = createHash("sha256").update(await readFile(file));
   const reasons: string[] = [];
   for (const entry of config.plugins) {
