@@ -80,12 +80,9 @@ function resolveInPackage(packageDir: string, subpath: string, fromDir: string):
 
 function readPackageJson(dir: string): PackageJson | undefined {
   const file = path.join(dir, "package.json");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  // Most folders asked have none: a stat answers without the cost of a thrown ENOENT.
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const text = readFileSync(file, "utf8");
   try {
     const manifest: unknown = JSON.parse(text);
     return manifest && typeof manifest === "object" ? (manifest as PackageJson) : {};
@@ -235,5 +232,5 @@ function finalized(file: string, fromDir: string): string {
   const stats = statSync(file, { throwIfNoEntry: false });
   if (stats?.isDirectory()) throw new ResolveError("ERR_UNSUPPORTED_DIR_IMPORT", `Directory import '${file}' is not supported resolving ES modules (from ${fromDir})`);
   if (!stats) throw new ResolveError("ERR_MODULE_NOT_FOUND", `Cannot find module '${file}' (from ${fromDir})`);
-  return pathToFileURL(realpathSync(file)).href;
+  return pathToFileURL(realpathSync.native(file)).href;
 }
