@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]...
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries]
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -12,6 +12,9 @@
 // sharing a dependency's modules with another gets them with all the other uses of them (typebox's lite entry,
 // 130 KB alone, weighed the whole 420 KB runtime). The .d.ts files keep the source layout; tsc's maps are read as the input
 // maps, so the bundles' maps point at src/ and carry its text. Compiled files no entry needs are removed.
+// --extend-entries lets an entry that is no library's API (the CLI's main.js) also export what its lazy
+// chunks share with it, instead of rolldown splitting those modules into chunks of their own: a file
+// fewer for the start to load each.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     esm: { type: "string", multiple: true, default: [] },
     carried: { type: "string", multiple: true, default: [] },
     alone: { type: "string", multiple: true, default: [] },
+    "extend-entries": { type: "boolean", default: false },
   },
 });
 const dist = path.resolve("dist");
@@ -86,6 +90,7 @@ async function bundle(input) {
   const result = await build({
     input,
     platform: "node",
+    ...(values["extend-entries"] ? { preserveEntrySignatures: "allow-extension" } : {}),
     logLevel: "warn",
     external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
     plugins: [
