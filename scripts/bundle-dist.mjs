@@ -66,7 +66,7 @@ function licenseOf(name) {
 }
 const inlined = values.inline.map((name) => {
   const { root, version, text } = licenseOf(name);
-  return { name, root, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${text}\n*/` };
+  return { name, root, version, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${text}\n*/` };
 });
 // --carried host:dependency names code an inlined package's own dist already carries without its license
 // (the MCP SDK's dist holds ajv and its helpers): that license goes on top of the files holding the host.
@@ -94,6 +94,8 @@ async function bundle(input) {
     input,
     platform: "node",
     ...(values["extend-entries"] ? { preserveEntrySignatures: "allow-extension" } : {}),
+    // What copied-in code is, for the code that depends on it (the sdk's YAML_VERSION).
+    transform: { define: Object.fromEntries(inlined.map(({ name, version }) => [`__WEFT_INLINED_VERSION_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}__`, JSON.stringify(version)])) },
     logLevel: "warn",
     external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
     plugins: [
