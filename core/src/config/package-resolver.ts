@@ -28,14 +28,15 @@ export function resolvePackageSpecifier(specifier: string, fromDir: string): str
     if (statSync(packageDir, { throwIfNoEntry: false })?.isDirectory()) return resolveInPackage(packageDir, subpath, fromDir);
     if (path.dirname(dir) === dir) break;
   }
-  throw new ResolveError("ERR_MODULE_NOT_FOUND", `Cannot find package '${name}' from ${fromDir}`);
+  throw new ResolveError("ERR_MODULE_NOT_FOUND", `Cannot find package '${name}' from ${fromDir}`, true);
 }
 
-/** An error of resolution, with Node's code for it. */
+/** An error of resolution, with Node's code for it; `packageMissing` when no folder holds the package at all. */
 export class ResolveError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly packageMissing = false,
   ) {
     super(message);
     this.name = "ResolveError";
@@ -97,7 +98,10 @@ function legacyMain(packageDir: string, main: unknown): string {
   const mains = typeof main === "string" ? ["", ".js", ".json", ".node", "/index.js", "/index.json", "/index.node"].map((extension) => `./${main}${extension}`) : [];
   const tries = [...mains, "./index.js", "./index.json", "./index.node"].map((file) => fileURLToPath(new URL(file, manifestUrl)));
   const found = tries.find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
-  if (!found) throw new ResolveError("ERR_MODULE_NOT_FOUND", `Cannot find package '${packageDir}': no main file (package.json "main", index.js)`);
+  if (!found) {
+    const named = typeof main === "string" ? `its "main" ${JSON.stringify(main)} does not exist, nor does index.js` : "no package.json \"main\", no index.js";
+    throw new ResolveError("ERR_MODULE_NOT_FOUND", `${packageDir} has no main file (${named})`);
+  }
   return found;
 }
 
