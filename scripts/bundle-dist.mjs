@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk]
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk] [--helpers-chunk]
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -16,7 +16,9 @@
 // chunks share with it, instead of rolldown splitting those modules into chunks of their own: a file
 // fewer for the start to load each. --shared-chunk puts every module two or more entries use into one
 // chunk, not one chunk per set of entries using it (the sdk's root entry loaded three, the largest 26 KB,
-// the smallest 0.6 KB).
+// the smallest 0.6 KB). --helpers-chunk does so only for the package's own modules that import, at run time,
+// nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each for
+// `weft tools`): such a chunk never brings another package or a built-in to an entry that did not load it.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     alone: { type: "string", multiple: true, default: [] },
     "extend-entries": { type: "boolean", default: false },
     "shared-chunk": { type: "boolean", default: false },
+    "helpers-chunk": { type: "boolean", default: false },
   },
 });
 const dist = path.resolve("dist");
@@ -87,6 +90,19 @@ function esmBuildOf(name) {
 const esmBuilds = new Map(values.esm.map((name) => [name, esmBuildOf(name)]));
 const isInlined = (specifier) => values.inline.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
+/** Whether a compiled module imports, at run time and through its own imports, nothing but files of this package. */
+const ownOnly = new Map();
+function importsOnlyOwnFiles(id) {
+  if (!id.startsWith(dist)) return false;
+  if (ownOnly.has(id)) return ownOnly.get(id);
+  ownOnly.set(id, false);
+  const code = readFileSync(id, "utf8");
+  const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map(([, specifier]) => specifier);
+  const own = specifiers.every((specifier) => specifier.startsWith(".") && importsOnlyOwnFiles(path.resolve(path.dirname(id), specifier)));
+  ownOnly.set(id, own);
+  return own;
+}
+
 /** Bundles `input`; an --alone entry other than these stays an import of its file. */
 async function bundle(input) {
   const own = new Set(Object.values(input));
@@ -125,6 +141,7 @@ async function bundle(input) {
       // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
       chunkFileNames: "[name]-[hash].js",
       ...(values["shared-chunk"] ? { codeSplitting: { groups: [{ name: "shared", minShareCount: 2 }] } } : {}),
+      ...(values["helpers-chunk"] ? { codeSplitting: { groups: [{ name: "helpers", minShareCount: 2, test: importsOnlyOwnFiles }] } } : {}),
       banner: (chunk) =>
         [...inlined, ...carried]
           .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))
