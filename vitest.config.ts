@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -11,6 +11,8 @@ const plugins = readdirSync(`${root}plugins`).map((name) => ({
 }));
 
 export default defineConfig({
+  // What the sdk's build defines for the yaml it copies in (scripts/bundle-dist.mjs).
+  define: { __WEFT_INLINED_VERSION_YAML__: JSON.stringify(JSON.parse(readFileSync(`${root}node_modules/yaml/package.json`, "utf8")).version) },
   resolve: {
     alias: [
       { find: /^@weft\/sdk\/testing$/, replacement: `${root}sdk/src/testing/index.ts` },

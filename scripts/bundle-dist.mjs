@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]...
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk] [--helpers-chunk]
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -12,6 +12,13 @@
 // sharing a dependency's modules with another gets them with all the other uses of them (typebox's lite entry,
 // 130 KB alone, weighed the whole 420 KB runtime). The .d.ts files keep the source layout; tsc's maps are read as the input
 // maps, so the bundles' maps point at src/ and carry its text. Compiled files no entry needs are removed.
+// --extend-entries lets an entry that is no library's API (the CLI's main.js) also export what its lazy
+// chunks share with it, instead of rolldown splitting those modules into chunks of their own: a file
+// fewer for the start to load each. --shared-chunk puts every module two or more entries use into one
+// chunk, not one chunk per set of entries using it (the sdk's root entry loaded three, the largest 26 KB,
+// the smallest 0.6 KB). --helpers-chunk does so only for the package's own modules that import, at run time,
+// nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each for
+// `weft tools`): such a chunk never brings another package or a built-in to an entry that did not load it.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -25,6 +32,9 @@ const { values } = parseArgs({
     esm: { type: "string", multiple: true, default: [] },
     carried: { type: "string", multiple: true, default: [] },
     alone: { type: "string", multiple: true, default: [] },
+    "extend-entries": { type: "boolean", default: false },
+    "shared-chunk": { type: "boolean", default: false },
+    "helpers-chunk": { type: "boolean", default: false },
   },
 });
 const dist = path.resolve("dist");
@@ -59,7 +69,7 @@ function licenseOf(name) {
 }
 const inlined = values.inline.map((name) => {
   const { root, version, text } = licenseOf(name);
-  return { name, root, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${text}\n*/` };
+  return { name, root, version, banner: `/*! ${name} ${version}, bundled for ${manifest.name}\n${text}\n*/` };
 });
 // --carried host:dependency names code an inlined package's own dist already carries without its license
 // (the MCP SDK's dist holds ajv and its helpers): that license goes on top of the files holding the host.
@@ -80,12 +90,28 @@ function esmBuildOf(name) {
 const esmBuilds = new Map(values.esm.map((name) => [name, esmBuildOf(name)]));
 const isInlined = (specifier) => values.inline.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
+/** Whether a compiled module imports, at run time and through its own imports, nothing but files of this package. */
+const ownOnly = new Map();
+function importsOnlyOwnFiles(id) {
+  if (!id.startsWith(dist)) return false;
+  if (ownOnly.has(id)) return ownOnly.get(id);
+  ownOnly.set(id, false);
+  const code = readFileSync(id, "utf8");
+  const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map(([, specifier]) => specifier);
+  const own = specifiers.every((specifier) => specifier.startsWith(".") && importsOnlyOwnFiles(path.resolve(path.dirname(id), specifier)));
+  ownOnly.set(id, own);
+  return own;
+}
+
 /** Bundles `input`; an --alone entry other than these stays an import of its file. */
 async function bundle(input) {
   const own = new Set(Object.values(input));
   const result = await build({
     input,
     platform: "node",
+    ...(values["extend-entries"] ? { preserveEntrySignatures: "allow-extension" } : {}),
+    // What copied-in code is, for the code that depends on it (the sdk's YAML_VERSION).
+    transform: { define: Object.fromEntries(inlined.map(({ name, version }) => [`__WEFT_INLINED_VERSION_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}__`, JSON.stringify(version)])) },
     logLevel: "warn",
     external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
     plugins: [
@@ -114,6 +140,8 @@ async function bundle(input) {
       entryFileNames: "[name].js",
       // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
       chunkFileNames: "[name]-[hash].js",
+      ...(values["shared-chunk"] ? { codeSplitting: { groups: [{ name: "shared", minShareCount: 2 }] } } : {}),
+      ...(values["helpers-chunk"] ? { codeSplitting: { groups: [{ name: "helpers", minShareCount: 2, test: importsOnlyOwnFiles }] } } : {}),
       banner: (chunk) =>
         [...inlined, ...carried]
           .filter(({ root }) => chunk.moduleIds.some((id) => id.startsWith(root)))

@@ -2,9 +2,13 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEFT_BIN, weft } from "./test-fixtures/weft-process.js";
+
+// The SDK starts its child with a default environment of its own: the suite's cache folder goes along,
+// so the child's config parse is not kept in the user's home.
+const CACHE_ENV = { WEFT_CACHE_DIR: process.env.WEFT_CACHE_DIR ?? "" };
 
 // `weft mcp serve` as the MCP clients people run launch it: a child process speaking stdio.
 describe("weft mcp serve", () => {
@@ -19,7 +23,7 @@ describe("weft mcp serve", () => {
 
   it("serves the project's tools, skills catalog and skill prompts to the official SDK's Client over stdio", async () => {
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, "mcp", "serve"], cwd: project, stderr: "pipe" }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, "mcp", "serve"], cwd: project, stderr: "pipe", env: { ...getDefaultEnvironment(), ...CACHE_ENV } }));
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(["skill_execute_file", "skill_load", "skill_load_file"]);
@@ -38,7 +42,7 @@ describe("weft mcp serve", () => {
     try {
       await writeFile(
         path.join(outer, "mcp.json"),
-        JSON.stringify({ mcpServers: { inner: { command: process.execPath, args: [WEFT_BIN, "mcp", "serve", "--config", path.join(project, "weft.config.yaml")] } } }),
+        JSON.stringify({ mcpServers: { inner: { command: process.execPath, args: [WEFT_BIN, "mcp", "serve", "--config", path.join(project, "weft.config.yaml")], env: CACHE_ENV } } }),
       );
       await writeFile(path.join(outer, "weft.config.yaml"), "mcp: ./mcp.json\n");
       const called = await weft(outer, ["call", "inner__skill_load", '{"skill_name":"greeting"}']);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type {
   ChatModel,
   ChatRequest,
@@ -62,7 +61,7 @@ export class SessionScope implements KernelSession {
   readonly #state: SessionStateKeeper;
 
   constructor(parent: SessionParent, options: KernelSessionOptions = {}) {
-    this.id = options.id ?? randomUUID();
+    this.id = options.id ?? crypto.randomUUID();
     if (options.agent !== undefined) this.agent = options.agent;
     this.#parent = parent;
     this.#hooks = parent.hooks.child();

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { constants, type Dirent, type Stats } from "node:fs";
 import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
@@ -140,7 +139,7 @@ export class ConfinedRoot {
       } catch (error) {
         if (errorCode(error) !== "ENOENT") throw error;
       }
-      const temporary = `.weft-${randomBytes(8).toString("hex")}.tmp`;
+      const temporary = `.weft-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.tmp`;
       const handle = await open(at(temporary), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
       try {
         await handle.writeFile(data);

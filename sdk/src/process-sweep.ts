@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 
 /**
@@ -13,7 +12,7 @@ export function runMarkerVariable(marker: string): string {
 
 /** A fresh marker value: 128 random bits, so no process of another run (or another program) can match. */
 export function newRunMarker(): string {
-  return randomBytes(16).toString("hex");
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 }
 
 /** Whether a sweep can see other processes' environments (Linux /proc). */

@@ -1,4 +1,8 @@
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+
+// node:crypto is required by the first name that needs a hash, not with the sdk: loading it costs
+// every process ~5 ms, and most never sanitize a name.
+const require = createRequire(import.meta.url);
 
 const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;
@@ -18,6 +22,7 @@ export function validToolName(name: string): boolean {
 export function sanitizeToolName(name: string, taken?: Set<string>): string {
   let result = name.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
   if (result.length > MAX_LENGTH || taken?.has(result)) {
+    const { createHash } = require("node:crypto") as typeof import("node:crypto");
     const hash = createHash("sha256").update(name).digest("hex").slice(0, 6);
     result = `${result.slice(0, HASH_PREFIX_LENGTH)}_${hash}`;
   }

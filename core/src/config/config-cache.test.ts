@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { YAML_VERSION } from "@weft/sdk";
 import { ConfigDocument } from "./config-document.js";
 import { parseConfigDocument } from "./config-yaml.js";
 
@@ -69,6 +70,18 @@ describe("the config parse cache", () => {
     writeFileSync(file, CONFIG.replace("claude-sonnet-4-5", "claude-sonnet-4-6"));
     expect((await ConfigDocument.read(file, env)).value()).toMatchObject({ model: "anthropic/claude-sonnet-4-6" });
     expect(JSON.parse(readFileSync(entry as string, "utf8"))).toMatchObject({ value: { model: "anthropic/claude-sonnet-4-6" } });
+  });
+
+  it("never answers with an entry another parser made: a later yaml parses the text again", async () => {
+    const { file, env, entries } = project(CONFIG);
+    await ConfigDocument.read(file, env);
+    const [entry] = entries();
+    const made = JSON.parse(readFileSync(entry as string, "utf8"));
+    expect(made.parser).toBe(`1 yaml ${YAML_VERSION}`);
+    // The same text, parsed by an older yaml (its answer differs): not used, and replaced.
+    writeFileSync(entry as string, JSON.stringify({ ...made, parser: "1 yaml 2.0.0", value: { model: "older/yaml" } }));
+    expect((await ConfigDocument.read(file, env)).value()).toMatchObject({ model: "anthropic/claude-sonnet-4-5" });
+    expect(JSON.parse(readFileSync(entry as string, "utf8"))).toMatchObject({ parser: made.parser, value: { model: "anthropic/claude-sonnet-4-5" } });
   });
 
   it("expands ${VAR} after the cache: a changed environment is read, an unset variable names its line", async () => {

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { isRecord } from "@weft/sdk";
+import { YAML_VERSION, isRecord } from "@weft/sdk";
 import type { ParsedConfig } from "./config-document.js";
 import { isPlainObject } from "./plain-object.js";
 
@@ -10,7 +9,10 @@ import { isPlainObject } from "./plain-object.js";
 // yaml (~190 KB of JavaScript to compile, and the parse). An entry holds the whole text it was parsed
 // from and is used only for that exact text, so an edit is read fresh; `${VAR}` expansion happens after
 // it, so a changed environment is too. Only the file's own text is cached: never what plugins make of it.
+// An entry is also tied to what parsed it: this file's layout (FORMAT; bump it when config-yaml.ts
+// changes what it returns) and the yaml inside the sdk.
 const FORMAT = 1;
+const PARSER = `${FORMAT} yaml ${YAML_VERSION}`;
 
 /** `$WEFT_CACHE_DIR`, else `$XDG_CACHE_HOME/weft`, else `~/.cache/weft`. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -18,7 +20,18 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function entryFile(file: string, env: NodeJS.ProcessEnv): string {
-  return path.join(cacheDir(env), "config", `${createHash("sha256").update(file).digest("hex").slice(0, 32)}.json`);
+  return path.join(cacheDir(env), "config", `${pathHash(file)}.json`);
+}
+
+/**
+ * FNV-1a (32 bits) of the path: a short, stable file name. Two paths that share one only take turns
+ * (an entry names its path, checked on read), so no cryptographic hash, whose module would load on
+ * every start for this alone.
+ */
+function pathHash(file: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(file)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** The parse of `text` kept for `file`, when the entry was made from this exact text. */
@@ -30,7 +43,7 @@ export async function readCachedConfig(file: string, text: string, env: NodeJS.P
     // None yet, unreadable or cut short: the file is parsed, and the entry written again.
     return undefined;
   }
-  if (!isRecord(entry) || entry.format !== FORMAT || entry.file !== file || entry.text !== text || !isRecord(entry.positions)) return undefined;
+  if (!isRecord(entry) || entry.parser !== PARSER || entry.file !== file || entry.text !== text || !isRecord(entry.positions)) return undefined;
   return { value: entry.value, positions: entry.positions as ParsedConfig["positions"] };
 }
 
@@ -43,7 +56,7 @@ export async function writeCachedConfig(file: string, text: string, parsed: Pars
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     // Written whole then renamed, so a reader never sees half an entry.
-    await writeFile(temporary, JSON.stringify({ format: FORMAT, file, text, ...parsed }), { mode: 0o600 });
+    await writeFile(temporary, JSON.stringify({ parser: PARSER, file, text, ...parsed }), { mode: 0o600 });
     await rename(temporary, target);
   } catch {
     // Not cached; nothing else depends on it.

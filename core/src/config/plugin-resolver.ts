@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { resolve as resolveSpecifier } from "import-meta-resolve";
 import { WeftError, errorCode, errorMessage, type AnyPlugin } from "@weft/sdk";
+import { ResolveError, resolvePackageSpecifier } from "./package-resolver.js";
 
 /**
  * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
@@ -24,13 +24,11 @@ export interface ResolvedPlugin {
  */
 export async function importPlugin(name: string, fromDir: string): Promise<ResolvedPlugin> {
   const candidates = pluginCandidates(name);
-  const from = resolvePluginUrl(name, fromDir);
+  const { from, unusable } = locatePlugin(name, fromDir);
   if (!from) {
     const install = pluginInstallName(name);
-    throw new WeftError(
-      "PLUGIN_NOT_FOUND",
-      `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}. Install it: npm install ${install}`,
-    );
+    const why = unusable.length > 0 ? `; installed but not importable: ${unusable.join("; ")}` : "";
+    throw new WeftError("PLUGIN_NOT_FOUND", `plugin "${name}" not found from ${fromDir}; tried ${candidates.join(", ")}${why}. Install it: npm install ${install}`);
   }
   return importPluginFrom(name, from);
 }
@@ -49,15 +47,21 @@ export async function importPluginFrom(name: string, from: string): Promise<Reso
 
 /** The file URL `name` resolves to from `fromDir` (its first installed candidate), or undefined when none is installed. */
 export function resolvePluginUrl(name: string, fromDir: string): string | undefined {
-  const parent = pathToFileURL(path.join(fromDir, "noop.js")).href;
+  return locatePlugin(name, fromDir).from;
+}
+
+/** The first candidate that resolves, and why each installed one before it could not be imported. */
+function locatePlugin(name: string, fromDir: string): { from?: string; unusable: string[] } {
+  const unusable: string[] = [];
   for (const candidate of pluginCandidates(name)) {
     try {
-      return isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolveSpecifier(candidate, parent);
+      return { from: isPathName(candidate) ? pathToFileURL(path.resolve(fromDir, candidate)).href : resolvePackageSpecifier(candidate, fromDir), unusable };
     } catch (error) {
       if (!isNotFound(error)) throw new WeftError("PLUGIN_INVALID", `plugin "${name}" (${candidate}) cannot be resolved: ${errorMessage(error)}`, { cause: error });
+      if (!(error instanceof ResolveError && error.packageMissing)) unusable.push(`${candidate} (${errorMessage(error)})`);
     }
   }
-  return undefined;
+  return { unusable };
 }
 
 /** The package `npm install` needs for `name`: its first candidate that is a package name. */

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { resolve as resolveSpecifier } from "import-meta-resolve";
+import { fileURLToPath } from "node:url";
 import { WeftError, isRecord } from "@weft/sdk";
+import { resolvePackageSpecifier } from "./package-resolver.js";
 import { isPathName, pluginCandidates } from "./plugin-resolver.js";
 import type { ProjectConfig } from "./project-config.js";
 import { addTrust, isTrusted } from "./trust-store.js";
@@ -28,6 +27,8 @@ const MAX_SKILL_ENTRIES = 10_000;
 export async function trustRequest(configFile: string, config: ProjectConfig): Promise<TrustRequest> {
   const file = await realpath(configFile);
   const dir = path.dirname(file);
+  // Loaded here: a start that trusts every config (WEFT_TRUST_ALL) never needs it.
+  const { createHash } = await import("node:crypto");
   const hash = createHash("sha256").update(await readFile(file));
   const reasons: string[] = [];
   for (const entry of config.plugins) {
@@ -94,10 +95,9 @@ async function askOnTerminal(question: string): Promise<boolean> {
 
 /** Whether a plugin named by package resolves to a module inside the project folder: the project's own code. */
 function installedInside(name: string, dir: string): boolean {
-  const parent = pathToFileURL(path.join(dir, "noop.js")).href;
   for (const candidate of pluginCandidates(name)) {
     try {
-      const resolved = fileURLToPath(resolveSpecifier(candidate, parent));
+      const resolved = fileURLToPath(resolvePackageSpecifier(candidate, dir));
       return !path.relative(dir, resolved).startsWith("..");
     } catch {
       // Not this candidate; the loader reports a name that resolves to nothing.

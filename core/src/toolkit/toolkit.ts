@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { CONFIG_KEY_PLUGINS, SERVICE_PROVIDERS, WeftError, executeWithAnswers, isWeftError, stderrLogger, toAnthropicTools, toOpenAITools } from "@weft/sdk";
 import type { ExecuteOptions, Kernel, McpHost, McpServerStatus, ToolDescriptor, AnyTool, ToolCallRequest, ToolResult, WaitFor, WeftServices } from "@weft/sdk";
@@ -95,7 +94,7 @@ export async function createToolkit(options: ToolkitOptions = {}, internals: Too
       const waitFor = options.waitFor;
       if (!waitFor || executeOptions?.answer) return kernel.execute(call, executeOptions);
       const signal = executeOptions?.signal ?? new AbortController().signal;
-      return executeWithAnswers((resumed, more) => kernel.execute(resumed, { ...executeOptions, ...more }), { ...call, id: call.id ?? randomUUID() }, signal, waitFor);
+      return executeWithAnswers((resumed, more) => kernel.execute(resumed, { ...executeOptions, ...more }), { ...call, id: call.id ?? crypto.randomUUID() }, signal, waitFor);
     },
     mcpStatus: () => mcp()?.status() ?? [],
     mcp,

@@ -1,7 +1,6 @@
 import { Type } from "@weft/sdk/typebox-lite";
 import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot } from "@weft/sdk";
 import { parsePatch, PatchSyntaxError } from "./patch-parser.js";
-import { commitPatch, planPatch, PatchConflictError } from "./patch-plan.js";
 
 export const APPLY_PATCH_DESCRIPTION = `Add, change and delete files under the working folder with one patch. The patch is text in this format:
 
@@ -27,6 +26,8 @@ export function applyPatchTool(root: ConfinedRoot, name = "apply_patch") {
     input: Type.Object({ patch: Type.String({ description: "The patch, from *** Begin Patch to *** End Patch" }) }),
     annotations: { destructiveHint: true },
     async execute({ patch }) {
+      // The file-writing half loads with the first patch, not with the pack (the parser is public API).
+      const { commitPatch, planPatch, PatchConflictError } = await import("./patch-plan.js");
       try {
         const changes = await planPatch(root, parsePatch(patch));
         await commitPatch(changes);

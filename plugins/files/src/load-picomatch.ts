@@ -5,5 +5,5 @@ import type picomatch from "picomatch";
  * only lists the tools (`weft tools`), or a session that never globs, need not load and compile.
  */
 export async function loadPicomatch(): Promise<typeof picomatch> {
-  return (await import("picomatch")).default;
+  return (await import("./picomatch-module.js")).default;
 }

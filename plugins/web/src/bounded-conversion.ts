@@ -1,8 +1,5 @@
 import type { ConvertedHtml, PageFormat } from "./html-conversion.js";
 
-/** How long one page's conversion may take when the pack is not told otherwise. */
-export const DEFAULT_CONVERSION_BUDGET_MS = 4_000;
-
 export interface ConversionLimits {
   /** Past this the worker is stopped and the page is what was converted so far. */
   budgetMs: number;

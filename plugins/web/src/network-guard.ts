@@ -12,8 +12,6 @@ export interface NetworkPolicy {
   onConnect?: (address: string, url: URL) => void;
 }
 
-export const DEFAULT_NETWORK_POLICY: NetworkPolicy = { allowPrivateNetwork: false, allowHosts: [] };
-
 // What a page from the internet must not make the process reach: this machine, its networks, the
 // cloud metadata service (169.254.169.254), multicast and reserved space.
 const PRIVATE_RANGES: [string, number, "ipv4" | "ipv6", string][] = [

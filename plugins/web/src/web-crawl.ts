@@ -1,7 +1,5 @@
 import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, errorResult, escapeXmlAttribute } from "@weft/sdk";
-import { fetchPage, parseWebUrl } from "./fetch-page.js";
-import { renderPage } from "./page-element.js";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
 const DEFAULT_CRAWL_PAGES = 10;
@@ -26,6 +24,7 @@ export function webCrawlTool(name: string, limits: WebLimits) {
     annotations: { readOnlyHint: true, openWorldHint: true },
     timeoutMs: limits.maxPages * (limits.timeoutMs + limits.conversionBudgetMs + 1_000),
     async execute({ url, max_pages, same_origin = true }, ctx) {
+      const { fetchPage, parseWebUrl, renderPage } = await import("./page-reading.js");
       const start = parseWebUrl(url);
       if (typeof start === "string") return errorResult(start);
       const maxPages = Math.min(max_pages ?? defaultPages, limits.maxPages);

@@ -1,7 +1,5 @@
 import { Type } from "@weft/sdk/typebox-lite";
 import { defineTool, errorResult } from "@weft/sdk";
-import { fetchPage } from "./fetch-page.js";
-import { renderPage } from "./page-element.js";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
 /** Fetches one page; the implementation behind both `web_fetch` and the built-in `webfetch`. */
@@ -22,6 +20,7 @@ export function webFetchTool(name: string, limits: WebLimits) {
     timeoutMs: limits.timeoutMs + limits.conversionBudgetMs,
     async execute({ url, format = "markdown", max_bytes }, ctx) {
       const maxBytes = Math.min(max_bytes ?? limits.maxBytes, limits.maxBytes);
+      const { fetchPage, renderPage } = await import("./page-reading.js");
       const page = await fetchPage(url, { ...limits, maxBytes }, ctx.signal);
       if (!page.ok) return errorResult(page.error, page.status === undefined ? undefined : { status: page.status });
       const rendered = await renderPage(page, format, { budgetMs: limits.conversionBudgetMs }, ctx.signal);

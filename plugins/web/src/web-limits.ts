@@ -1,7 +1,5 @@
 import { DEFAULT_MAX_OUTPUT_BYTES } from "@weft/sdk";
-import { DEFAULT_CONVERSION_BUDGET_MS } from "./bounded-conversion.js";
 import type { FetchLimits } from "./fetch-page.js";
-import { DEFAULT_NETWORK_POLICY } from "./network-guard.js";
 
 /** What the native web tools are allowed to do; every field has a default. */
 export interface WebLimits extends FetchLimits {
@@ -17,8 +15,9 @@ export const DEFAULT_WEB_LIMITS: WebLimits = {
   maxBytes: DEFAULT_MAX_OUTPUT_BYTES,
   maxRedirects: 5,
   maxPages: 20,
-  conversionBudgetMs: DEFAULT_CONVERSION_BUDGET_MS,
-  network: DEFAULT_NETWORK_POLICY,
+  // How long one page's conversion may take when the pack is not told otherwise.
+  conversionBudgetMs: 4_000,
+  network: { allowPrivateNetwork: false, allowHosts: [] },
   userAgent: "Mozilla/5.0 (compatible; weft-web/0.1; +https://www.npmjs.com/package/@weft/plugin-web)",
 };
 

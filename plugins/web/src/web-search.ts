@@ -1,7 +1,5 @@
 import { Type } from "@weft/sdk/typebox-lite";
 import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord } from "@weft/sdk";
-import { readCapped } from "./fetch-page.js";
-import { chunkHtml } from "./html-chunks.js";
 import type { WebLimits } from "./web-limits.js";
 
 const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
@@ -80,6 +78,7 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`);
   }
+  const { readCapped } = await import("./page-reading.js");
   const { bytes, truncated } = await readCapped(response, MAX_SEARCH_RESPONSE_BYTES);
   if (truncated) throw new Error(`the answer is larger than ${MAX_SEARCH_RESPONSE_BYTES} bytes`);
   return JSON.parse(new TextDecoder().decode(bytes));
@@ -88,7 +87,7 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
 // Snippets carry highlighting markup (<strong>) and entities. turndown and its DOM (~50 modules) load
 // with the first search, not with the plugin.
 async function plainText(): Promise<(html: string | undefined) => string> {
-  const { convertHtml } = await import("./html-conversion.js");
+  const [{ convertHtml }, { chunkHtml }] = await Promise.all([import("./html-conversion.js"), import("./page-reading.js")]);
   return (html) => {
     if (!html) return "";
     const bounded = chunkHtml(html.slice(0, MAX_SNIPPET_CHARS)).chunks.join("");
