@@ -1,6 +1,6 @@
 // Cold start, each in a fresh process timed from spawn to exit, against a bare Node start in the same run:
 //   CLI (the workspace's Node): `node -e 0`, `weft --help`, `weft tools` on a project with the built-in
-//   tools and one local pack (no MCP).
+//   tools and one local pack (no MCP); the same on Node 22, where the bin keeps a compile cache.
 //   Library (Node 22, which the AI SDK needs; scripts/node22.sh): `node -e 0`, then import + init of the
 //   runners in src/runners for weft and the Vercel AI SDK (`ai` + `@ai-sdk/openai-compatible`, and
 //   `@ai-sdk/mcp` in the mcp scenario): `native` (a model and two local tools) and `mcp` (a model and the
@@ -45,6 +45,13 @@ const groups = {
     "node -e 0": [node20, ["-e", "0"]],
     "weft --help": [node20, [bin, "--help"]],
     "weft tools": [node20, [bin, "tools"]],
+  },
+  // bin/weft.js turns on Node 22's compile cache (module.enableCompileCache), which Node 20 lacks: the
+  // same rows on Node 22 show what a user of a current Node gets from the second start on.
+  [`CLI, Node ${execFileSync(node22, ["-p", "process.version"], { encoding: "utf8" }).trim()}, compile cache`]: {
+    "node -e 0": [node22, ["-e", "0"]],
+    "weft --help": [node22, [bin, "--help"]],
+    "weft tools": [node22, [bin, "tools"]],
   },
   [`library import + init, Node ${execFileSync(node22, ["-p", "process.version"], { encoding: "utf8" }).trim()}`]: {
     "node -e 0": [node22, ["-e", "0"]],
