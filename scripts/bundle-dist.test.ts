@@ -42,5 +42,14 @@ describe("bundled dist folders", () => {
     expect(index).toMatch(/from "\.\/typebox-lite\.js"/);
     expect(index).not.toMatch(/from "\.\/typebox\.js"/);
     expect(lite.length).toBeLessThan(readFileSync(path.join(dist, "typebox.js"), "utf8").length / 2);
+    // The compiler (schemaErrors) is loaded on the first check, not with the root.
+    expect(index).toMatch(/import\("\.\/typebox\.js"\)/);
+  });
+
+  it.each(["core", "plugins/mcp"])("%s: no module imports the full typebox entry at load (the tool checks load the compiler when they first run)", (dir) => {
+    const dist = path.join(root, dir, "dist");
+    const modules = readdirSync(dist, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    expect(modules.length).toBeGreaterThan(0);
+    for (const file of modules) expect(readFileSync(path.join(dist, file), "utf8"), file).not.toMatch(/from\s*"@weft\/sdk\/typebox"/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Compile } from "@weft/sdk/typebox";
-import { ArgumentValidator, loadCompiler } from "./argument-validator.js";
+import { loadSchemaCompiler } from "@weft/sdk";
+import { ArgumentValidator } from "./argument-validator.js";
 
 vi.mock("@weft/sdk/typebox", async (importOriginal) => {
   const typebox = await importOriginal<typeof import("@weft/sdk/typebox")>();
@@ -15,7 +16,7 @@ describe("the argument validator", () => {
     expect(first.problems(tool, { city: "Paris" })).toEqual([]);
     expect(first.problems(tool, { city: 3 })).toEqual(["/city: must be string"]);
     expect(Compile).not.toHaveBeenCalled();
-    await loadCompiler();
+    await loadSchemaCompiler();
     for (const validator of [first, new ArgumentValidator()]) {
       expect(validator.problems(tool, { city: "Paris" })).toEqual([]);
       expect(validator.problems(tool, { city: 3 })).toEqual(["/city: must be string"]);

@@ -1,6 +1,5 @@
 import { WeftError, errorResult } from "@weft/sdk";
-import type { DeadlineTimers, ToolResult } from "@weft/sdk";
-import type { AbortFanout } from "./abort-fanout.js";
+import type { AbortFanout, DeadlineTimers, ToolResult } from "@weft/sdk";
 
 /**
  * How long after its deadline (its signal aborted) a tool may still hand back its own result, e.g. a

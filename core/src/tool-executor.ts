@@ -1,4 +1,4 @@
-import { DeadlineTimers, echoed, errorMessage, errorResult } from "@weft/sdk";
+import { AbortFanout, DeadlineTimers, echoed, errorMessage, errorResult } from "@weft/sdk";
 import type {
   ExecuteOptions,
   FeedbackEvent,
@@ -11,7 +11,6 @@ import type {
   ToolSessionContext,
   ToolVerdict,
 } from "@weft/sdk";
-import { AbortFanout } from "./abort-fanout.js";
 import { ArgumentValidator } from "./argument-validator.js";
 import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";

@@ -33,6 +33,8 @@ export * from "./line-splitter.js";
 export * from "./sse-parser.js";
 export * from "./ndjson-parser.js";
 export * from "./deadline-timers.js";
+export * from "./abort-fanout.js";
+export * from "./schema-errors.js";
 // Provider-author machinery (providerFetch, the reply builder, settings, capabilities): @weft/sdk/provider.
 export * from "./content-parts.js";
 export * from "./structured-output.js";

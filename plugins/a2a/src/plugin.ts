@@ -1,5 +1,5 @@
 import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } from "@weft/sdk";
+import { AbortFanout, PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";
@@ -29,6 +29,9 @@ export const a2aPlugin = definePlugin({
     const conversations = new Conversations();
     api.provide(CONVERSATIONS_SERVICE, conversations);
     const running = new Set<Promise<ToolResult>>();
+    // The calls in flight follow `closing` through one listener, gone with the last call: an
+    // `AbortSignal.any` with it per call left a dependant on it each (held until GC, walked on close).
+    const aborts = new AbortFanout();
     api.hooks.tools.tap(async (registrar) => {
       // The kernel's signal: the host giving up on the load (its deadline) stops fetching the cards.
       const signal = AbortSignal.any([closing.signal, api.signal]);
@@ -40,9 +43,19 @@ export const a2aPlugin = definePlugin({
       ...tool,
       execute: (args, ctx) => {
         const trace = api.has("traceContext") ? api.need("traceContext").headers({ sessionId: ctx.session?.id, callId: ctx.callId }) : {};
-        const call = withCallHeaders(trace, () => tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, closing.signal]) }));
+        const stop = new AbortController();
+        const follower = { handleEvent: () => stop.abort(closing.signal.reason) };
+        if (closing.signal.aborted) stop.abort(closing.signal.reason);
+        else aborts.follow(closing.signal, follower);
+        // Both signals are the call's own: the combined one goes with them.
+        const call = withCallHeaders(trace, () => tool.execute(args, { ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]) }));
         running.add(call);
-        void call.finally(() => running.delete(call)).catch(() => {});
+        void call
+          .finally(() => {
+            running.delete(call);
+            aborts.unfollow(closing.signal, follower);
+          })
+          .catch(() => {});
         return call;
       },
     });

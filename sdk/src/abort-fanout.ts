@@ -8,6 +8,8 @@ export interface AbortFollower {
  * round share their turn's signal; with a listener each, Node's EventTarget walked every listener already
  * there on each add (its duplicate check), so a round cost O(n²), and past ten, Node 20 printed a
  * MaxListenersExceededWarning ("possible EventTarget memory leak") on every turn with more calls.
+ * The execute path follows its callers' signals this way, and a tool source can follow a long-lived
+ * signal of its own alike (the A2A plugin's closing, which every call in flight follows).
  */
 export class AbortFanout {
   readonly #following = new Map<AbortSignal, Followers>();
