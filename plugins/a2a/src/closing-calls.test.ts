@@ -1,18 +1,12 @@
 import { getEventListeners } from "node:events";
-import { TaskState } from "@a2a-js/sdk";
-import { memoryLogger, type ToolProgress } from "@weft/sdk";
+import { memoryLogger } from "@weft/sdk";
 import { createTestKernel } from "@weft/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import a2aPlugin from "./index.js";
 import { startAgentServer, type AgentServer, type Turn } from "./test-fixtures/agent-server.js";
 
+// That closing still aborts a call in flight is plugin.test.ts's "cancels the remote tasks of calls in flight".
 async function helper(turn: Turn): Promise<void> {
-  if (turn.text === "slow") {
-    turn.start();
-    turn.status(TaskState.TASK_STATE_WORKING, "thinking");
-    await turn.cancelled;
-    return;
-  }
   turn.reply(`You said: ${turn.text}`);
 }
 
@@ -40,7 +34,7 @@ describe("@weft/plugin-a2a's calls and its closing", () => {
     await research?.close();
   });
 
-  it("leaves nothing per call on the plugin's long-lived signals once the calls are done, and closing still aborts a call in flight", async () => {
+  it("leaves nothing per call on the plugin's long-lived signals once the calls are done", async () => {
     // The probe: this Node keeps dependants where `dependants` looks (else the count below proves nothing).
     const probe = new AbortController();
     const combined = AbortSignal.any([probe.signal]);
@@ -67,18 +61,6 @@ describe("@weft/plugin-a2a's calls and its closing", () => {
       const calls = Array.from({ length: 20 }, (_, i) => kernel.execute({ name: "Research_Agent__cite", arguments: { task: `call ${i}` } }));
       expect((await Promise.all(calls)).map((result) => result.output)).toEqual(Array.from({ length: 20 }, (_, i) => `You said: call ${i}`));
       expect(longLived.map(held)).toEqual(before);
-
-      const cancelled = research.nextCancel();
-      let working!: () => void;
-      const started = new Promise<void>((resolve) => (working = resolve));
-      const call = kernel.execute(
-        { name: "Research_Agent__cite", arguments: { task: "slow" } },
-        { onProgress: (update: ToolProgress) => update.message === "working: thinking" && working() },
-      );
-      await started;
-      await kernel.close();
-      expect(research.cancels).toContain(await cancelled);
-      expect(await call).toMatchObject({ isError: true, output: "Research_Agent call was aborted" });
     } finally {
       vi.unstubAllGlobals();
       await kernel.close();
