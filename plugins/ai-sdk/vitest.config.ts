@@ -6,7 +6,8 @@ import workspace from "../../vitest.config.js";
 // the workspace's Node 20 run, which excludes this folder.
 
 export default defineConfig({
-  // The workspace's aliases: every @weft package resolves to its source, as in the main run.
+  // The workspace's aliases and build-time constants: every @weft package resolves to its source, as in the main run.
+  define: workspace.define,
   resolve: workspace.resolve,
   test: {
     root: fileURLToPath(new URL(".", import.meta.url)),
