@@ -52,11 +52,16 @@ interface PackageJson {
   exports?: unknown;
 }
 
-function packageName(specifier: string, fromDir: string): string {
+/** The package a bare specifier names: its first segment, or its first two for a scoped name (`@scope/name/sub` → `@scope/name`). */
+export function packageNameOf(specifier: string): string {
   const slash = specifier.indexOf("/");
   const end = specifier.startsWith("@") ? (slash === -1 ? -1 : specifier.indexOf("/", slash + 1)) : slash;
-  const name = end === -1 ? specifier : specifier.slice(0, end);
-  if (name === "" || (specifier.startsWith("@") && slash === -1) || /^\.|%|\\/.test(name)) {
+  return end === -1 ? specifier : specifier.slice(0, end);
+}
+
+function packageName(specifier: string, fromDir: string): string {
+  const name = packageNameOf(specifier);
+  if (name === "" || (specifier.startsWith("@") && !specifier.includes("/")) || /^\.|%|\\/.test(name)) {
     throw new ResolveError("ERR_INVALID_MODULE_SPECIFIER", `"${specifier}" is not a valid package name (from ${fromDir})`);
   }
   return name;

@@ -30,6 +30,17 @@ describe("importPlugin's errors", () => {
     });
   });
 
+  it("names the package, not the subpath, in the install advice for a subpath the package does not export", async () => {
+    const manifest = path.join(project, "node_modules/weft-plugin-sealed/package.json");
+    await expect(importPlugin("weft-plugin-sealed/../../etc/passwd", project)).rejects.toMatchObject({
+      code: "PLUGIN_NOT_FOUND",
+      message:
+        `plugin "weft-plugin-sealed/../../etc/passwd" not found from ${project}; tried weft-plugin-sealed/../../etc/passwd; ` +
+        `installed but not importable: weft-plugin-sealed/../../etc/passwd (Package subpath './../../etc/passwd' is not defined by "exports" in ${manifest}). ` +
+        "Install it: npm install weft-plugin-sealed",
+    });
+  });
+
   it("says why a candidate that is installed cannot be imported: no main export, no main file", async () => {
     const manifest = path.join(project, "node_modules/weft-plugin-sealed/package.json");
     await expect(importPlugin("sealed", project)).rejects.toMatchObject({

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { WeftError, errorCode, errorMessage, type AnyPlugin } from "@weft/sdk";
-import { ResolveError, resolvePackageSpecifier } from "./package-resolver.js";
+import { ResolveError, packageNameOf, resolvePackageSpecifier } from "./package-resolver.js";
 
 /**
  * The module names a plugin name may mean, in the order they are tried. A short name `x` tries
@@ -64,9 +64,10 @@ function locatePlugin(name: string, fromDir: string): { from?: string; unusable:
   return { unusable };
 }
 
-/** The package `npm install` needs for `name`: its first candidate that is a package name. */
+/** The package `npm install` needs for `name`: its first candidate that is a package name, without a subpath. */
 export function pluginInstallName(name: string): string {
-  return pluginCandidates(name).filter((candidate) => !isPathName(candidate))[0] ?? name;
+  const candidate = pluginCandidates(name).find((candidate) => !isPathName(candidate));
+  return candidate === undefined ? name : packageNameOf(candidate);
 }
 
 export function isPathName(name: string): boolean {
