@@ -1,11 +1,14 @@
 /**
  * The orchestrator, run on the Node 22 binary by bench.mjs. Starts the mock LLM; starts every
- * framework × scenario in a process of its own, one after another (import and init timed alone), with
+ * framework × scenario in processes of its own (three by default), one after another (import and init timed alone), with
  * its warm-ups; then runs the timed conversations in rounds, a batch per row per round in rotating
  * order, so that a burst of noise on a shared machine hits every row alike; then the MCP parallel-start,
  * floor-vs-weft phase-split and streaming-parse benchmarks. Prints the tables and writes results.json (and the README's table).
  *
- *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--no-write] [--profile weft] [--durable]
+ *   node src/run.mjs [--only floor,weft] [--runs 300] [--warmups 20] [--rounds 10] [--processes 3] [--no-write] [--profile weft] [--durable]
+ *
+ * `--processes N`: each row is played by N processes (src/row-group.mjs), its timed runs shared out
+ * between them and pooled, so that no row's figure is one process's luck.
  *
  * `--durable` (or `--only durable`) adds the durable rows (src/durable.mjs: the Restate runner against
  * the in-process agent, the stores' write-ahead cost); they start the Restate server and PostgreSQL.
@@ -22,7 +25,7 @@ import { parseArgs } from "node:util";
 import { FRAMEWORKS } from "./frameworks.mjs";
 import { machine, packageVersion, workspaceCommit } from "./machine.mjs";
 import { startMockLlmServer } from "./mock-llm-server.mjs";
-import { Row } from "./row.mjs";
+import { RowGroup } from "./row-group.mjs";
 import { summarize } from "./stats.mjs";
 import { oneLine, renderTable, updateReadme } from "./table.mjs";
 
@@ -34,6 +37,7 @@ const { values: flags } = parseArgs({
     runs: { type: "string", default: "300" },
     warmups: { type: "string", default: "20" },
     rounds: { type: "string", default: "10" },
+    processes: { type: "string", default: "3" },
     "no-write": { type: "boolean", default: false },
     profile: { type: "string" },
     durable: { type: "boolean", default: false },
@@ -43,6 +47,7 @@ const only = flags.only?.split(",");
 const runs = Number(flags.runs);
 const warmups = Number(flags.warmups);
 const rounds = Math.max(1, Math.min(Number(flags.rounds), runs));
+const processes = Math.max(1, Number(flags.processes));
 const profiled = new Set(flags.profile?.split(",") ?? []);
 const profileDir = join(benchDir, "results.raw", "profiles");
 const nodeFlagsFor = (name) => (profiled.has(name) ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
@@ -84,7 +89,7 @@ const results = {
   date: new Date().toISOString(),
   machine: machine(),
   weftCommit: workspaceCommit(benchDir),
-  method: { warmups, runs, rounds, llm: "mock OpenAI Chat Completions, streaming, 127.0.0.1 keep-alive" },
+  method: { warmups, runs, rounds, processes, llm: "mock OpenAI Chat Completions, streaming, 127.0.0.1 keep-alive" },
   versions: {},
   frameworks: [],
 };
@@ -98,7 +103,7 @@ try {
     for (const scenario of framework.scenarios) {
       process.stderr.write(`${framework.name} ${scenario}: init and warm-up ... `);
       const config = { runner: join(srcDir, framework.runner), scenario, llmUrl: llm.url, mcpServer, skillsDir: join(benchDir, "skills") };
-      const row = new Row({ framework: framework.name, scenario, srcDir, config, nodeFlags: nodeFlagsFor(framework.name) });
+      const row = new RowGroup({ processes, framework: framework.name, scenario, srcDir, config, nodeFlags: nodeFlagsFor(framework.name) });
       await row.start();
       await row.batch(warmups, llm.counts, false);
       process.stderr.write(row.alive ? `${row.result.correct}/${row.result.total} right\n` : `FAILED ${oneLine(row.result.error)}\n`);
@@ -116,7 +121,7 @@ try {
     if (samples.length > 0) result.latency = summarize(samples);
     if (cpuSamples.length > 0) result.cpu = summarize(cpuSamples);
     result.requestsPerRun = result.total ? modelCalls / result.total : undefined;
-    result.ok = !result.error && result.total === warmups + runs && result.correct === result.total;
+    result.ok = !result.error && result.total === warmups * processes + runs && result.correct === result.total;
     raw[`${row.framework}/${row.scenario}`] = samples;
     results.frameworks.push(result);
     const status = result.ok ? `p50 ${result.latency.p50.toFixed(2)} ms` : `FAILED ${oneLine(result.error ?? result.failures[0])}`;

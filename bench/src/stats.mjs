@@ -19,3 +19,6 @@ export function summarize(samples) {
     max: sorted.at(-1) ?? NaN,
   };
 }
+
+/** The nearest-rank median of unsorted values. */
+export const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
