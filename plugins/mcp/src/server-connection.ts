@@ -296,12 +296,13 @@ export class ServerConnection {
     const started = new InFlightCall(
       ({ signal, onprogress }) => {
         this.#progress.set(progressToken, onprogress);
-        // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
-        // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
-        // `callResultShape`, not the SDK's schema: weft reads and checks the result itself. An
-        // `input_required` answer comes back as it is (`allowInputRequired`): weft asks its host between turns.
+        // Not `callTool`: weft checks structuredContent against the outputSchema itself, and a mismatch is
+        // a warning the model's result carries, where `callTool` would fail the call. weft reads and checks
+        // the result itself (`callResultShape`), and an `input_required` answer comes back as it is: weft
+        // asks its host between turns.
         const params = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
         if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
+        if (this.#client.sendsToolCalls) return this.#client.sendToolCall(params, signal);
         return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
       },
       this.#options.toolTimeoutMs,
