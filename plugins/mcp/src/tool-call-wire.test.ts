@@ -27,14 +27,16 @@ describe("tools/call on the wire", () => {
   });
 
   it("tells the server which call an abort cancels", async () => {
+    const before = (await output("cancelled")) as unknown[];
+    // The calls are numbered in the order they are sent: the hang is the one after this.
+    const last = Number(String(((await output("ids")) as unknown[]).at(-1)).replace("weft-call:", ""));
+    const hang = `weft-call:${last + 1}`;
     const controller = new AbortController();
     const running = kernel.execute({ name: "wire__hang", arguments: {} }, { signal: controller.signal });
-    // The hang is weft-call:3; the server has it once it answers the next call.
-    await vi.waitFor(async () => expect(await output("ids")).toContain("weft-call:3"), WAIT);
-    const before = (await output("cancelled")) as unknown[];
+    await vi.waitFor(async () => expect(await output("ids")).toContain(hang), WAIT);
     controller.abort();
     expect(await running).toMatchObject({ output: "wire__hang was aborted", isError: true });
-    await vi.waitFor(async () => expect(await output("cancelled")).toEqual([...before, "weft-call:3"]), WAIT);
+    await vi.waitFor(async () => expect(await output("cancelled")).toEqual([...before, hang]), WAIT);
   });
 
   it("gives the model a result it cannot read as an error saying why", async () => {
