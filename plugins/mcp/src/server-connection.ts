@@ -1,6 +1,6 @@
 import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
-import { DeadlineTimers, WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -13,6 +13,7 @@ import { describeHandshakeFailure } from "./handshake-failure.js";
 import { answerRound, isInputRequired, openRound, roundRequest, type InputRound, type RoundTicket } from "./input-round.js";
 import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
+import { QuietClock } from "./quiet-clock.js";
 import { StdioTransport } from "./stdio-transport.js";
 import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
@@ -130,7 +131,7 @@ export class ServerConnection {
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
   /** The quiet-time ceilings of the calls in flight. */
-  readonly #quietTimers = new DeadlineTimers();
+  readonly #quiet = new QuietClock();
   #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
@@ -306,7 +307,7 @@ export class ServerConnection {
         return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
       },
       this.#options.toolTimeoutMs,
-      this.#quietTimers,
+      this.#quiet,
       () => {
         this.#progress.delete(progressToken);
         this.#bridge.untrack(started);
@@ -372,6 +373,7 @@ export class ServerConnection {
       await this.#client.close();
     } finally {
       await this.#transport.close().catch(() => {});
+      this.#quiet.close();
     }
   }
 
