@@ -1,8 +1,7 @@
 /**
  * Timers for call deadlines, one per distinct deadline: the calls of one tool round start in the same
  * millisecond with the same limit, so they share one timer instead of setting one each. The execute
- * path holds its calls' time limits this way, and a tool source can hold its own ceilings alike (the
- * MCP plugin's quiet time).
+ * path holds its calls' time limits this way, and a tool source can hold its own ceilings alike.
  */
 export class DeadlineTimers {
   readonly #due = new Map<number, { timer: ReturnType<typeof setTimeout>; waiting: Set<() => void> }>();

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { DeadlineTimers, type ToolProgress } from "@weft/sdk";
+import type { ToolProgress } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
 import { InFlightCall, type CallStarter } from "./in-flight-call.js";
+import { QuietClock } from "./quiet-clock.js";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -21,25 +22,39 @@ function unanswered(progress: ((progress: ToolProgress) => void)[] = []): CallSt
 
 const watcher = { signal: new AbortController().signal, onProgress() {} };
 
-it("gives the calls of one round one quiet-time timer, and a call that reports progress its own new ceiling", async () => {
+it("watches a connection's calls on one timer, whenever they start and however often they report progress, and ends each at its own ceiling", async () => {
   const setTimer = vi.spyOn(globalThis, "setTimeout");
-  const timers = new DeadlineTimers();
+  const clock = new QuietClock();
   const reports: ((progress: ToolProgress) => void)[] = [];
-  const calls = [new InFlightCall(unanswered(reports), 1_000, timers, () => {}), new InFlightCall(unanswered(reports), 1_000, timers, () => {})];
+  const first = new InFlightCall(unanswered(reports), 1_000, clock, () => {});
+  vi.advanceTimersByTime(300);
+  const second = new InFlightCall(unanswered(reports), 1_000, clock, () => {});
+  const ends = [first.next(watcher), second.next(watcher)];
+  vi.advanceTimersByTime(300);
+  // At 600 ms the first call reports progress, five times: its ceiling moves to 1600 ms.
+  for (let progress = 1; progress <= 5; progress++) reports[0]?.({ progress });
   expect(setTimer).toHaveBeenCalledTimes(1);
-  const ends = calls.map((call) => call.next(watcher));
+  // The timer set for 1000 ms finds nothing due and is set for the second call's 1300 ms.
+  vi.advanceTimersByTime(700);
+  expect(await ends[1]).toMatchObject({ kind: "failed", timedOut: true, error: new Error("no result or progress for 1000 ms") });
+  expect(first.done).toBe(false);
+  vi.advanceTimersByTime(300);
+  expect(await ends[0]).toMatchObject({ kind: "failed", timedOut: true });
+  expect(setTimer).toHaveBeenCalledTimes(3);
+});
 
-  vi.advanceTimersByTime(600);
-  reports[1]?.({ progress: 1 });
-  vi.advanceTimersByTime(400);
-  expect(await ends[0]).toMatchObject({ kind: "failed", timedOut: true, error: new Error("no result or progress for 1000 ms") });
-  expect(calls[1]?.done).toBe(false);
-  vi.advanceTimersByTime(600);
-  expect(await ends[1]).toMatchObject({ kind: "failed", timedOut: true });
+it("leaves nothing running once the last call has ended: its timer fires once, finds nothing due and is not set again", async () => {
+  let answer: (result: CallResult) => void = () => {};
+  const call = new InFlightCall(() => new Promise<CallResult>((resolve) => (answer = resolve)), 1_000, new QuietClock(), () => {});
+  answer({ content: [{ type: "text", text: "done" }] });
+  expect(await call.next(watcher)).toMatchObject({ kind: "result" });
+  expect(vi.getTimerCount()).toBe(1);
+  vi.advanceTimersByTime(1_000);
+  expect(vi.getTimerCount()).toBe(0);
 });
 
 it("holds the quiet time while a question waits for the host, and runs it again once answered", async () => {
-  const call = new InFlightCall(unanswered(), 1_000, new DeadlineTimers(), () => {});
+  const call = new InFlightCall(unanswered(), 1_000, new QuietClock(), () => {});
   call.elicit({} as never);
   vi.advanceTimersByTime(5_000);
   expect(call.done).toBe(false);

@@ -1,9 +1,7 @@
-import type { DeadlineTimers, ToolProgress } from "@weft/sdk";
+import type { ToolProgress } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
 import type { HeldElicitation } from "./elicitation-bridge.js";
-
-/** setTimeout's ceiling; a longer delay would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
+import type { Quiet, QuietClock } from "./quiet-clock.js";
 
 /** What a tool's execute must handle next: the call's end, or a question the server asked meanwhile. */
 export type CallOutcome =
@@ -28,33 +26,37 @@ export interface CallWatcher {
  * answer, and is paused while a question waits for the host.
  *
  * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
- * runs once it has ended, whoever is listening. The quiet-time ceilings are the connection's
- * `DeadlineTimers`: the calls of one round, started in the same millisecond, share one timer.
+ * runs once it has ended, whoever is listening. The quiet-time ceiling is watched by the connection's
+ * `QuietClock`, one timer for all its calls.
  */
-export class InFlightCall {
+export class InFlightCall implements Quiet {
   readonly #controller = new AbortController();
   readonly #quietMs: number;
-  readonly #timers: DeadlineTimers;
+  readonly #clock: QuietClock;
   readonly #onFinished: () => void;
   #outcome: CallOutcome | undefined;
   /** The `next` waiting now, for the call's end or its next question. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
   readonly #unclaimed: HeldElicitation[] = [];
   #onProgress: ((progress: ToolProgress) => void) | undefined;
-  /** Cancels the quiet-time ceiling now running, if one is. */
-  #cancelQuiet: (() => void) | undefined;
+  #quietUntil = Number.POSITIVE_INFINITY;
   #unanswered = 0;
   #timedOut = false;
 
-  constructor(start: CallStarter, quietMs: number, timers: DeadlineTimers, onFinished: () => void) {
+  constructor(start: CallStarter, quietMs: number, clock: QuietClock, onFinished: () => void) {
     this.#quietMs = quietMs;
-    this.#timers = timers;
+    this.#clock = clock;
     this.#onFinished = onFinished;
     start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
       (result) => this.#settle({ kind: "result", result }),
       (error: unknown) => this.#settle({ kind: "failed", error, timedOut: this.#timedOut }),
     );
     this.#arm();
+  }
+
+  /** When the call goes quiet, unless the server sends something first. */
+  get quietUntil(): number {
+    return this.#quietUntil;
   }
 
   get done(): boolean {
@@ -89,7 +91,7 @@ export class InFlightCall {
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
-    this.#cancelQuiet?.();
+    this.#clock.unwatch(this);
     if (this.#waiter) this.#waiter({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
@@ -107,7 +109,7 @@ export class InFlightCall {
 
   #settle(outcome: CallOutcome): void {
     this.#outcome = outcome;
-    this.#cancelQuiet?.();
+    this.#clock.unwatch(this);
     this.#onFinished();
     this.#waiter?.(outcome);
   }
@@ -117,13 +119,16 @@ export class InFlightCall {
     this.#onProgress?.(progress);
   }
 
+  /** The clock's word that the ceiling passed: the call is cancelled as timed out. */
+  wentQuiet(): void {
+    this.#timedOut = true;
+    this.cancel(new Error(`no result or progress for ${this.#quietMs} ms`));
+  }
+
+  /** The quiet time starts (again) now. */
   #arm(): void {
-    this.#cancelQuiet?.();
-    this.#cancelQuiet = undefined;
     if (this.#outcome) return;
-    this.#cancelQuiet = this.#timers.at(Date.now() + Math.min(this.#quietMs, MAX_TIMER_MS), () => {
-      this.#timedOut = true;
-      this.cancel(new Error(`no result or progress for ${this.#quietMs} ms`));
-    });
+    this.#quietUntil = Date.now() + this.#quietMs;
+    this.#clock.watch(this);
   }
 }

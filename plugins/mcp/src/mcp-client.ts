@@ -1,19 +1,133 @@
-import { Client } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { isRecord } from "@weft/sdk";
-import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCResultResponse } from "@modelcontextprotocol/client";
+import type { InputRequiredResult, JSONRPCErrorResponse, JSONRPCMessage, JSONRPCRequest, JSONRPCResultResponse } from "@modelcontextprotocol/client";
+import { callResultProblem } from "./call-result-shape.js";
+import type { CallResult } from "./flatten-result.js";
 
 type Response = JSONRPCResultResponse | JSONRPCErrorResponse;
 
+/** What `tools/call` params weft sends: the tool, its arguments, weft's progress token, a retry's answers. */
+export interface ToolCallParams {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 /**
- * The SDK's client, with one door more: a response whose envelope weft has checked goes straight to the
- * request it answers (the SDK's response dispatch, `_onresponse`). Through the transport's `onmessage`,
- * the SDK finds a message's kind by zod-parsing it against each kind in turn, a copy of the message each
- * time: at a hundred calls in one reply, those copies were a tenth of everything a run allocates.
+ * The SDK's client, with two doors more.
+ *
+ * A response whose envelope weft has checked goes straight to the request it answers (the SDK's response
+ * dispatch, `_onresponse`). Through the transport's `onmessage`, the SDK finds a message's kind by
+ * zod-parsing it against each kind in turn, a copy of the message each time: at a hundred calls in one
+ * reply, those copies were a tenth of everything a run allocates.
+ *
+ * And `tools/call` is an exchange weft runs itself (`sendToolCall`), the way the SDK's own Client runs
+ * `subscriptions/listen`: string ids from a counter of its own (the SDK's are numbers, so they never
+ * meet), its responses consumed in `_onresponse` and everything else passed on, its calls failed in
+ * `_onclose`. Through the SDK's `request`, every call zod-parsed its response envelope once more (which
+ * weft has checked), armed a timer (weft's quiet-time ceiling bounds the call) and validated the result
+ * asynchronously against a schema of weft's (which weft checks here, at once); a tool call was the
+ * heaviest thing a run allocated. The era's wire codec still decodes every result (the 2026-07-28
+ * `resultType`, `input_required`), and the SDK's envelope `_meta` still goes on every request.
  */
 export class McpClient extends Client {
+  /** The `tools/call` exchanges in flight, by their ids. */
+  readonly #toolCalls = new Map<string, (response: Response | Error) => void>();
+  #lastToolCall = 0;
+
   deliverResponse(response: Response): void {
     this._onresponse(response);
   }
+
+  /**
+   * Whether `sendToolCall` can carry a call on this connection: everywhere cancelling is a
+   * `notifications/cancelled`. A 2026-07-28 session over HTTP gives each request a stream of its own,
+   * cancelled by closing it, and the SDK's `request` keeps those.
+   */
+  get sendsToolCalls(): boolean {
+    return this.getProtocolEra() !== "modern" || this.transport?.hasPerRequestStream !== true;
+  }
+
+  /**
+   * Sends `tools/call` and resolves with its result as it came (checked for the shape weft reads), or an
+   * `input_required` result as the SDK's manual mode hands it back. The signal's abort cancels it on the
+   * server; a close of the connection fails it.
+   */
+  sendToolCall(params: ToolCallParams, signal: AbortSignal): Promise<CallResult | InputRequiredResult> {
+    const transport = this.transport;
+    if (!transport) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+    if (signal.aborted) return Promise.reject(asSdkError(signal.reason));
+    const id = `weft-call:${++this.#lastToolCall}`;
+    const envelope = this._outboundMetaEnvelope();
+    const request: JSONRPCRequest = { jsonrpc: "2.0", id, method: "tools/call", params: envelope ? { ...params, _meta: { ...envelope, ...params._meta } } : params };
+    return new Promise((resolve, reject) => {
+      const cancel = () => {
+        this.#toolCalls.delete(id);
+        this.notification({ method: "notifications/cancelled", params: { requestId: id, reason: String(signal.reason) } }).catch((error: unknown) =>
+          this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
+        );
+        reject(asSdkError(signal.reason));
+      };
+      this.#toolCalls.set(id, (response) => {
+        signal.removeEventListener("abort", cancel);
+        if (response instanceof Error) reject(response);
+        else if ("error" in response) reject(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
+        else {
+          try {
+            resolve(this.#decode(response.result));
+          } catch (error) {
+            reject(error);
+          }
+        }
+      });
+      signal.addEventListener("abort", cancel, { once: true });
+      transport.send(request).catch((error: unknown) => {
+        this.#toolCalls.delete(id);
+        signal.removeEventListener("abort", cancel);
+        reject(error);
+      });
+    });
+  }
+
+  /** The era's reading of a result, then weft's shape check; throws what the SDK's `request` rejected with. */
+  #decode(raw: unknown): CallResult | InputRequiredResult {
+    const decoded = this._wireCodec().decodeResult("tools/call", raw);
+    if (decoded.kind === "invalid") throw decoded.error;
+    if (decoded.kind === "input_required") {
+      const { inputRequests, requestState, _meta } = decoded;
+      return { resultType: "input_required", inputRequests, ...(requestState === undefined ? {} : { requestState }), ...(_meta === undefined ? {} : { _meta }) } as InputRequiredResult;
+    }
+    const problem = callResultProblem(decoded.result);
+    if (problem !== undefined) throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: its tools/call result cannot be read: ${problem}`);
+    return decoded.result as CallResult;
+  }
+
+  protected override _onresponse(response: Response): void {
+    const answer = typeof response.id === "string" ? this.#toolCalls.get(response.id) : undefined;
+    if (!answer) {
+      super._onresponse(response);
+      return;
+    }
+    this.#toolCalls.delete(response.id as string);
+    answer(response);
+  }
+
+  protected override _onclose(): void {
+    const calls = [...this.#toolCalls.values()];
+    this.#toolCalls.clear();
+    try {
+      super._onclose();
+    } finally {
+      const closed = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
+      for (const answer of calls) answer(closed);
+    }
+  }
+}
+
+/** An abort's reason as the SDK's `request` rejects with it. */
+function asSdkError(reason: unknown): SdkError {
+  return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
 }
 
 const RESULT_KEYS = new Set(["jsonrpc", "id", "result"]);

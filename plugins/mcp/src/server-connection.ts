@@ -1,6 +1,6 @@
 import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
-import { DeadlineTimers, WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -13,6 +13,7 @@ import { describeHandshakeFailure } from "./handshake-failure.js";
 import { answerRound, isInputRequired, openRound, roundRequest, type InputRound, type RoundTicket } from "./input-round.js";
 import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
 import { describeRemoteFailure, isLegacyServerAnswer, isSessionGone, isStreamBreak, remoteTransports } from "./remote-transport.js";
+import { QuietClock } from "./quiet-clock.js";
 import { StdioTransport } from "./stdio-transport.js";
 import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
@@ -130,7 +131,7 @@ export class ServerConnection {
   /** Progress callbacks of the calls in flight, by the progressToken we sent. */
   readonly #progress = new Map<string, (progress: ToolProgress) => void>();
   /** The quiet-time ceilings of the calls in flight. */
-  readonly #quietTimers = new DeadlineTimers();
+  readonly #quiet = new QuietClock();
   #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
@@ -296,16 +297,17 @@ export class ServerConnection {
     const started = new InFlightCall(
       ({ signal, onprogress }) => {
         this.#progress.set(progressToken, onprogress);
-        // `request`, not `callTool`: weft checks structuredContent against the outputSchema itself, and a
-        // mismatch is a warning the model's result carries, where `callTool` would fail the call. And
-        // `callResultShape`, not the SDK's schema: weft reads and checks the result itself. An
-        // `input_required` answer comes back as it is (`allowInputRequired`): weft asks its host between turns.
+        // Not `callTool`: weft checks structuredContent against the outputSchema itself, and a mismatch is
+        // a warning the model's result carries, where `callTool` would fail the call. weft reads and checks
+        // the result itself (`callResultShape`), and an `input_required` answer comes back as it is: weft
+        // asks its host between turns.
         const params = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
         if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
+        if (this.#client.sendsToolCalls) return this.#client.sendToolCall(params, signal);
         return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
       },
       this.#options.toolTimeoutMs,
-      this.#quietTimers,
+      this.#quiet,
       () => {
         this.#progress.delete(progressToken);
         this.#bridge.untrack(started);
@@ -371,6 +373,7 @@ export class ServerConnection {
       await this.#client.close();
     } finally {
       await this.#transport.close().catch(() => {});
+      this.#quiet.close();
     }
   }
 

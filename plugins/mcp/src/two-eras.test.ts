@@ -71,9 +71,9 @@ describe.each([
   });
 
   it(`is spoken to in ${PROTOCOL[era]}, and status and feedback say so`, async () => {
-    expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 6, protocol: PROTOCOL[era] }]);
+    expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 8, protocol: PROTOCOL[era] }]);
     expect(events.filter((event) => event.type === "mcp.status" && event.state === "connected")).toEqual([
-      { type: "mcp.status", server: "srv", state: "connected", tools: 6, protocol: PROTOCOL[era] },
+      { type: "mcp.status", server: "srv", state: "connected", tools: 8, protocol: PROTOCOL[era] },
     ]);
     expect(await kernel.execute({ name: "srv__era", arguments: {} })).toMatchObject({ output: SERVED[era] });
     expect(await kernel.execute({ name: "srv__echo", arguments: { text: "hi" } })).toMatchObject({ output: "hi" });
@@ -108,6 +108,16 @@ describe.each([
     expect(model.requests[1]?.messages.find((message) => message.role === "tool")?.content).toBe("not deployed: the user said decline");
   });
 
+  it("cancels a call the caller aborts, on the server", async () => {
+    const hangs = async () => (await kernel.execute({ name: "srv__hangs", arguments: {} })).output;
+    const controller = new AbortController();
+    const running = kernel.execute({ name: "srv__hang", arguments: {} }, { signal: controller.signal });
+    await vi.waitFor(async () => expect(await hangs()).toBe("1 started, 0 cancelled"), WAIT);
+    controller.abort();
+    expect(await running).toMatchObject({ output: "srv__hang was aborted", isError: true });
+    await vi.waitFor(async () => expect(await hangs()).toBe("1 started, 1 cancelled"), WAIT);
+  });
+
   it("refreshes the tool list when the server says it changed", async () => {
     expect(await kernel.execute({ name: "srv__add-tool", arguments: {} })).toMatchObject({ output: "added extra" });
     await vi.waitFor(() => expect(events).toContainEqual({ type: "mcp.tools-changed", server: "srv", added: ["srv__extra"], removed: [] }), WAIT);
@@ -134,7 +144,7 @@ describe("a 2025-era stdio server that exits at the server/discover probe", () =
   it("is started again and spoken to in 2025-11-25", async () => {
     const { kernel } = await kernelWith(await entryFor("2025", "stdio", "--exit-on-probe"));
     try {
-      expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 6, protocol: "2025-11-25" }]);
+      expect(mcpHost(kernel).status()).toEqual([{ name: "srv", state: "connected", tools: 8, protocol: "2025-11-25" }]);
       expect(await kernel.execute({ name: "srv__era", arguments: {} })).toMatchObject({ output: "legacy" });
     } finally {
       await kernel.close();

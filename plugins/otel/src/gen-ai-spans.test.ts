@@ -246,7 +246,7 @@ describe("MCP client spans of a run with a stdio MCP server", () => {
       "mcp.method.name": "tools/call",
       "weft.mcp.server": "rec",
       "network.transport": "pipe",
-      "jsonrpc.request.id": "2",
+      "jsonrpc.request.id": "weft-call:1", // weft numbers its tools/call requests itself (plugins/mcp McpClient)
       "mcp.protocol.version": negotiated,
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": "weather",

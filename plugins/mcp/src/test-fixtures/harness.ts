@@ -18,6 +18,8 @@ export const SERVERS = {
   /** Built on @modelcontextprotocol/server 2.x: `--era=2026` or `--era=2025` (see the file). */
   twoEra: fileURLToPath(new URL("./two-era-server.mjs", import.meta.url)),
   tasks: fileURLToPath(new URL("./task-server.mjs", import.meta.url)),
+  /** Hand-written, no SDK: keeps the request ids and cancellations it receives (see the file). */
+  wire: fileURLToPath(new URL("./wire-server.mjs", import.meta.url)),
 };
 
 /** A stdio entry running one of SERVERS with this node. */

@@ -8,7 +8,8 @@
 //   --log=<file>     appends one JSON line per answered question (what the server received)
 //   --exit-on-probe  (2025, stdio) exits with code 3 when the first message is not `initialize`, as some
 //                    2025-era servers do with the 2026-07-28 `server/discover` probe
-// Tools: echo, era (which era this instance serves), confirm (asks "Deploy <target>?" with a form; 2026: an
+// Tools: echo, era (which era this instance serves), hang (never answers; `hangs` says how many
+// started and how many the client cancelled), confirm (asks "Deploy <target>?" with a form; 2026: an
 // input_required result whose requestState carries the target, 2025: the SDK's elicitation/create), add-tool
 // (publishes `extra` and says the list changed), add-tool-quietly (publishes `quiet` without a notification),
 // touch-note (rewrites the resource test://note and says it was updated).
@@ -43,6 +44,8 @@ const live = new Set();
 let notifyHttp = () => {};
 let notifyNoteHttp = () => {};
 let note = "first";
+/** The hang calls received and those the client cancelled, on every instance. */
+const hangs = { started: 0, cancelled: 0 };
 
 const object = (properties, required = []) => fromJsonSchema({ type: "object", properties, required });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
@@ -55,6 +58,15 @@ function build(served) {
   const server = new McpServer({ name: `two-era-${era}`, version: "1.0.0" }, options);
   server.registerTool("echo", { description: "Echoes text", inputSchema: object({ text: { type: "string" } }, ["text"]) }, ({ text: value }) => text(value));
   server.registerTool("era", { description: "Which protocol era this server instance serves", inputSchema: object({}) }, () => text(served));
+  server.registerTool("hang", { description: "Never answers", inputSchema: object({}) }, (_args, ctx) => {
+    const { signal } = ctx.mcpReq;
+    hangs.started++;
+    // A cancel that arrived with the request has aborted the signal before this handler ran.
+    if (signal.aborted) hangs.cancelled++;
+    else signal.addEventListener("abort", () => hangs.cancelled++);
+    return new Promise(() => {});
+  });
+  server.registerTool("hangs", { description: "How many hang calls started, and how many were cancelled", inputSchema: object({}) }, () => text(`${hangs.started} started, ${hangs.cancelled} cancelled`));
   server.registerTool(
     "confirm",
     { description: "Deploys after the user confirms", inputSchema: object({ target: { type: "string" } }, ["target"]) },
