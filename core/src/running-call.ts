@@ -10,17 +10,18 @@ const DEADLINE_GRACE_MS = 500;
 /**
  * One tool call while it runs: its signal, which carries both the deadline and the caller's abort, and
  * its one answer, whichever comes first of the tool's result, the caller's abort and the deadline (after
- * the grace). The signal is made when the tool first reads it (many never do), already aborted if the
- * call was by then; the caller's signal is followed only while the call runs (a turn's signal outlives
- * many calls), through the executor's one listener on it (`AbortFanout`, calling `handleEvent`).
+ * the grace). The caller's signal is followed only while the call runs (a turn's signal outlives many
+ * calls), through the executor's one listener on it (`AbortFanout`, calling `handleEvent`).
+ *
+ * The signal is made with the call, so the tool's context holds it as a plain field: a context object
+ * with a `signal` getter (made on first read) cost V8's slow object-literal path, more CPU and memory
+ * than the AbortController it saved for tools that never read it.
  */
 export class RunningCall {
   readonly deadline: number;
   readonly #cancelDeadline: (() => void) | undefined;
+  readonly #limit = new AbortController();
   #settled = false;
-  #limit: AbortController | undefined;
-  #aborted = false;
-  #reason: unknown;
   #grace: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -40,23 +41,19 @@ export class RunningCall {
   }
 
   get signal(): AbortSignal {
-    if (!this.#limit) {
-      this.#limit = new AbortController();
-      if (this.#aborted) this.#limit.abort(this.#reason);
-    }
     return this.#limit.signal;
   }
 
   /** The caller aborted. */
   handleEvent(): void {
-    this.#abort(this.outer?.reason);
+    this.#limit.abort(this.outer?.reason);
     this.settle(errorResult(`${this.name} was aborted`, { aborted: true }));
   }
 
   /** At the deadline the signal aborts; a tool that stops then still reports itself within the grace. One that ignores its signal cannot hold the caller longer. */
   deadlinePassed(): void {
-    // `deadlinePassed` in the sdk recognises the reason.
-    this.#abort(new WeftError("DEADLINE_EXCEEDED", `${this.name} timed out after ${this.timeoutMs} ms`));
+    // `deadlinePassed` in the sdk recognises the reason. After the caller's abort, its reason stays.
+    this.#limit.abort(new WeftError("DEADLINE_EXCEEDED", `${this.name} timed out after ${this.timeoutMs} ms`));
     this.#grace = setTimeout(() => this.settle(errorResult(`${this.name} timed out after ${this.timeoutMs} ms`, { timedOut: true })), DEADLINE_GRACE_MS);
   }
 
@@ -68,13 +65,5 @@ export class RunningCall {
     clearTimeout(this.#grace);
     if (this.outer) this.aborts.unfollow(this.outer, this);
     this.resolve(result);
-  }
-
-  #abort(reason: unknown): void {
-    if (!this.#aborted) {
-      this.#aborted = true;
-      this.#reason = reason;
-    }
-    this.#limit?.abort(reason);
   }
 }

@@ -124,9 +124,7 @@ export class ToolExecutor {
       // A limit at the timer's ceiling is none (a tool that times itself, as MCP tools do): no timer for it.
       const run = new RunningCall(descriptor.name, timeoutMs, options.signal, resolve, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined, this.#aborts);
       const ctx: ToolContext = {
-        get signal() {
-          return run.signal;
-        },
+        signal: run.signal,
         deadline: run.deadline,
         callId: call.id,
         onProgress: (progress) => {

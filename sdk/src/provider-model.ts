@@ -2,7 +2,8 @@ import { EFFORTS, type ChatModel, type ChatRequest, type Effort, type ModelInfo,
 import { ProviderError, WeftError } from "./errors.js";
 import { collectMessage } from "./stream-collector.js";
 import { withStructuredOutput, type ResolvedOutput } from "./structured-output.js";
-import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy } from "./retry-policy.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
+import { RetryingStream } from "./retrying-stream.js";
 
 /** The settings one call runs with, taken when it starts: a later change leaves it alone. */
 export interface ModelCall {
@@ -43,37 +44,14 @@ export function createProviderModel(driver: ProviderModelDriver): ChatModel {
 
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...definedFields(driver.retry ?? {}) };
 
-  /**
-   * A retryable error event (overloaded, rate limited) that comes before any content is retried like
-   * the HTTP status it stands for; what came before it (usage, notices) is held back until content
-   * arrives, so a retry repeats nothing. Once content was streamed, an error always reaches the caller.
-   */
+  /** One call's reply, retried as RetryingStream says. */
   function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
     // Taken now, not at the first read: a later changeModel leaves this call alone.
     const call: ModelCall = { model, effort };
-    return withStructuredOutput(request, `${provider}/${call.model}`, (attempt, output) => retrying(attempt, output ? { ...call, output } : call));
-  }
-
-  async function* retrying(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
-    for (let attempt = 0; ; attempt++) {
-      const held: StreamEvent[] = [];
-      let streaming = false;
-      try {
-        for await (const event of driver.stream(request, call)) {
-          if (!streaming && (event.type === "text" || event.type === "reasoning" || event.type === "tool_call" || event.type === "done")) {
-            streaming = true;
-            yield* held;
-          }
-          if (streaming) yield event;
-          else held.push(event);
-        }
-        if (!streaming) yield* held;
-        return;
-      } catch (error) {
-        if (streaming || !(error instanceof ProviderError) || !error.retryable || attempt >= policy.maxRetries || request.signal?.aborted) throw error;
-        await abortableSleep(backoffDelay(attempt, policy), request.signal);
-      }
-    }
+    return withStructuredOutput(request, `${provider}/${call.model}`, (attempt, output) => {
+      const settings = output ? { ...call, output } : call;
+      return new RetryingStream(() => driver.stream(attempt, settings), policy, attempt.signal);
+    });
   }
 
   function lookup(name: string): Promise<ModelInfo> {

@@ -1,13 +1,26 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "@weft/sdk";
-import { LoopGuard } from "./loop-guard.js";
+import { LoopGuard, type LoopGuardState } from "./loop-guard.js";
 
 const call = (args: Record<string, unknown>, name = "lookup"): ToolCall => ({ id: "c", name, arguments: args });
 
-/** Whether the guard finds each of `calls` repeated (limit 2: the second identical call in a row is). */
+/**
+ * Whether the guard finds each of `calls` repeated (limit 2: the second identical call in a row is). A
+ * turn resumed from a saved state before each call (which compares with the saved key, not the call)
+ * must find the same.
+ */
 function trips(...calls: ToolCall[]): boolean[] {
   const guard = new LoopGuard(2);
-  return calls.map((each) => guard.check(each).repeated);
+  const inOneTurn = calls.map((each) => guard.check(each).repeated);
+  let saved: LoopGuardState | undefined;
+  const resumed = calls.map((each) => {
+    const resuming = new LoopGuard(2, saved);
+    const { repeated } = resuming.check(each);
+    saved = resuming.state();
+    return repeated;
+  });
+  expect(resumed).toEqual(inOneTurn);
+  return inOneTurn;
 }
 
 describe("the loop guard's idea of the same call", () => {
@@ -24,5 +37,8 @@ describe("the loop guard's idea of the same call", () => {
 
   it("treats a field set to undefined as absent, as JSON does", () => {
     expect(trips(call({ a: 1, b: undefined }), call({ a: 1 }))).toEqual([false, true]);
+    expect(trips(call({ a: 1 }), call({ a: 1, b: undefined }))).toEqual([false, true]);
+    expect(trips(call({ list: [undefined, 1] }), call({ list: [null, 1] }))).toEqual([false, true]);
+    expect(trips(call({ a: undefined }), call({ b: undefined }), call({}))).toEqual([false, true, true]);
   });
 });

@@ -1,5 +1,5 @@
 import { errorResult } from "@weft/sdk";
-import type { FeedbackEvent, KernelSession, PendingAnswer, PendingRequest, ToolCall, ToolMessage, ToolResult, WaitFor } from "@weft/sdk";
+import type { ExecuteOptions, FeedbackEvent, KernelSession, PendingAnswer, PendingRequest, ToolCall, ToolMessage, ToolResult, WaitFor } from "@weft/sdk";
 import { repeatedCallMessage, type LoopGuard } from "./loop-guard.js";
 import type { PendingSlot } from "./session-state.js";
 import { unusableCallResult } from "./tool-arguments.js";
@@ -101,40 +101,38 @@ export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
   return message;
 }
 
+/**
+ * Runs a slot's call until it has a result, written ahead as `slot.message`, or is left waiting for
+ * `agent.resume` (`slot.suspension`).
+ */
 async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<void> {
-  const message = await settleSlot(slot, context, host, resumed);
-  if (!message) return;
+  const { call } = slot;
+  const options: ExecuteOptions = { signal: context.signal, idempotencyKey: `${context.session.id}/${context.turnId}/${call.id}` };
+  let answered = resumed;
+  let message: ToolMessage | undefined;
+  while (!message) {
+    const result = await context.session.execute(call, answered ? { ...options, answer: answered.answer, pending: answered.pending } : options);
+    if (!result.pending || context.signal.aborted) message = toolMessage(call, result);
+    // A tool that asks again after a refusal gets no second round: the refusal is what the model reads.
+    else if (answered && answered.answer.action !== "accept") message = toolMessage(call, unanswered(answered));
+    else {
+      const suspension = { ...result.pending, callId: call.id, toolName: call.name };
+      context.emit({ type: "tool.pending", suspension });
+      if (!context.waitFor) {
+        slot.suspension = suspension;
+        return;
+      }
+      const reply = await host.ask(context.waitFor, suspension);
+      if ("output" in reply) {
+        // The turn was aborted while the host had not answered: the tool still hears it (its signal is
+        // aborted, so it only tells its source), and the model reads that the wait was aborted.
+        await context.session.execute(call, { ...options, answer: { action: "cancel", reason: "aborted" }, pending: result.pending });
+        message = toolMessage(call, reply);
+      } else answered = { answer: reply.answer, pending: result.pending, ...(reply.failure !== undefined ? { failure: reply.failure } : {}) };
+    }
+  }
   slot.message = message;
   await context.record(message);
-}
-
-/** The call's result, or undefined when it is left waiting for `agent.resume` (`slot.suspension`). */
-async function settleSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<ToolMessage | undefined> {
-  const { call } = slot;
-  const request = { id: call.id, name: call.name, arguments: call.arguments };
-  const idempotencyKey = `${context.session.id}/${context.turnId}/${call.id}`;
-  let answered = resumed;
-  while (true) {
-    const answer = answered ? { answer: answered.answer, pending: answered.pending } : {};
-    const result = await context.session.execute(request, { signal: context.signal, idempotencyKey, ...answer });
-    if (!result.pending || context.signal.aborted) return toolMessage(call, result);
-    // A tool that asks again after a refusal gets no second round: the refusal is what the model reads.
-    if (answered && answered.answer.action !== "accept") return toolMessage(call, unanswered(answered));
-    const suspension = { ...result.pending, callId: call.id, toolName: call.name };
-    context.emit({ type: "tool.pending", suspension });
-    if (!context.waitFor) {
-      slot.suspension = suspension;
-      return undefined;
-    }
-    const reply = await host.ask(context.waitFor, suspension);
-    if ("output" in reply) {
-      // The turn was aborted while the host had not answered: the tool still hears it (its signal is
-      // aborted, so it only tells its source), and the model reads that the wait was aborted.
-      await context.session.execute(request, { signal: context.signal, idempotencyKey, answer: { action: "cancel", reason: "aborted" }, pending: result.pending });
-      return toolMessage(call, reply);
-    }
-    answered = { answer: reply.answer, pending: result.pending, ...(reply.failure !== undefined ? { failure: reply.failure } : {}) };
-  }
 }
 
 /** The answer a re-run carries; `failure` when the host's `waitFor` broke or timed out (a `cancel` with `reason: "timeout"`). */

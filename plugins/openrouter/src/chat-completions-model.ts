@@ -186,20 +186,19 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
     }
     // One loop from the body's bytes to the events, SSE framing, JSON and decoding synchronous steps
     // inside it: an event costs one yield instead of a hop through a generator per stage.
+    // Each SSE event is decoded and its events yielded before the next is parsed, so the events before
+    // a bad chunk are out before its error is thrown.
     const parser = new SseParser();
-    // A sync generator, so the events before a bad chunk are out before its error is thrown.
-    function* decode(events: readonly SseEvent[]): Generator<StreamEvent> {
-      for (const event of events) {
-        yield* decoder.push(event.data.trim() === DONE ? DONE : parseJsonChunk(provider, event.data, response.retries));
-        if (decoder.done) return;
-      }
-    }
+    const chunkOf = (event: SseEvent) => (event.data.trim() === DONE ? DONE : parseJsonChunk(provider, event.data, response.retries));
     for await (const bytes of response.chunks()) {
-      for (const event of decode(parser.push(bytes))) yield event;
+      for (const event of parser.push(bytes)) {
+        for (const decoded of decoder.push(chunkOf(event))) yield decoded;
+        if (decoder.done) break;
+      }
       // Leaving the loop at [DONE] lets the body finish behind us (or closes it).
       if (decoder.done) break;
     }
-    if (!decoder.done) for (const event of decode(parser.end())) yield event;
+    if (!decoder.done) for (const event of parser.end()) for (const decoded of decoder.push(chunkOf(event))) yield decoded;
     for (const event of decoder.finish()) yield event;
   }
 
