@@ -49,6 +49,8 @@ describe("loadProject", () => {
     await writePackage(project, "weft-plugin-needy", pluginSource("weft-plugin-needy", "needy", `requires: ["@weft/plugin-mcp"],`));
     await writePackage(project, "weft-plugin-twin", pluginSource("@weft/plugin-beta", "twin"));
     await writeFile(path.join(project, "tools", "my-pack.js"), pluginSource("my-pack", "local_tool"));
+    for (const name of ["broken-a", "broken-b"]) await writeFile(path.join(project, "tools", `${name}.js`), `throw new Error("${name} cannot load");\n`);
+    await writeFile(path.join(project, "tools", "marker.js"), `globalThis.weftMarkerLoaded = true;\n${pluginSource("marker", "marker_tool")}`);
   });
   afterAll(() => rm(base, { recursive: true, force: true }));
 
@@ -104,6 +106,16 @@ describe("loadProject", () => {
     expect(error.message).toBe(
       `${project}/weft.config.yaml:4:5 (option plugins[1]): plugin "jira" not found from ${project}; tried @weft/plugin-jira, weft-plugin-jira, jira. Install it: npm install @weft/plugin-jira`,
     );
+  });
+
+  it("imports the listed plugins side by side and reports the first that fails, on its line", async () => {
+    const error = await loadError("plugins:\n  - ./tools/broken-a.js\n  - ./tools/broken-b.js\n  - ./tools/marker.js\n");
+    expect(error.code).toBe("PLUGIN_INVALID");
+    expect(error.message).toBe(
+      `${project}/weft.config.yaml:2:5 (option plugins[0]): plugin "./tools/broken-a.js" failed to load from file://${project}/tools/broken-a.js: broken-a cannot load`,
+    );
+    // The entry after the failing ones was imported too: the loads started together (and broken-b's failure, unread, is no unhandled rejection).
+    expect((globalThis as { weftMarkerLoaded?: boolean }).weftMarkerLoaded).toBe(true);
   });
 
   it("names the line and column of bad YAML", async () => {
