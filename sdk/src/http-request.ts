@@ -1,4 +1,5 @@
 import type { Agent, IncomingMessage, RequestOptions, ClientRequest } from "node:http";
+import { urlToHttpOptions } from "node:url";
 
 /** How long an idle kept-alive connection stays open (less, when the server announces a shorter `Keep-Alive: timeout`). */
 const IDLE_SOCKET_MS = 5_000;
@@ -13,7 +14,7 @@ export interface HttpRequestInit {
 }
 
 interface Transport {
-  request(url: URL, options: RequestOptions): ClientRequest;
+  request(options: RequestOptions): ClientRequest;
   agent: Agent;
 }
 
@@ -40,8 +41,24 @@ function keepAlive(module: typeof import("node:http") | typeof import("node:http
 }
 
 /**
- * Sends one request over node:http or node:https (`url` must be one of the two) and resolves with
- * the response once its headers arrive, its body not yet read; rejects on a network error or abort.
+ * Where each URL points, as node:http takes it: read once. Given a URL, node:http reads it again for
+ * every request; the URLs come from provider-fetch's cache, so a provider's URL is read once.
+ */
+const targets = new WeakMap<URL, RequestOptions>();
+
+function targetOf(url: URL): RequestOptions {
+  let target = targets.get(url);
+  if (!target) {
+    target = urlToHttpOptions(url);
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/**
+ * Sends one request over node:http or node:https (`url` must be one of the two, and must not change:
+ * what it points to is read once) and resolves with the response once its headers arrive, its body
+ * not yet read; rejects on a network error or abort.
  */
 export async function httpRequest(url: URL, init: HttpRequestInit): Promise<IncomingMessage> {
   const { request, agent } = await transport(url.protocol);
@@ -50,7 +67,7 @@ export async function httpRequest(url: URL, init: HttpRequestInit): Promise<Inco
     // again before it is encoded (a request of 1000 tools, ~250 KB, cost twice the CPU to send).
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
     const headers = body === undefined ? init.headers : { ...init.headers, "content-length": String(body.length) };
-    const sent = request(url, { method: init.method, headers, agent, signal: init.signal });
+    const sent = request({ ...targetOf(url), method: init.method, headers, agent });
     sent.once("response", resolve);
     // Kept for the request's life: a late error (an abort while the body streams) must find a listener.
     sent.on("error", (error) => {
@@ -60,8 +77,25 @@ export async function httpRequest(url: URL, init: HttpRequestInit): Promise<Inco
       if (sent.reusedSocket && isConnectionReset(error) && !init.signal.aborted) resolve(httpRequest(url, init));
       else reject(error);
     });
+    abortWith(sent, init.signal);
     sent.end(body);
   });
+}
+
+/**
+ * Aborting `signal` destroys the request and its connection, with the abort's reason as its error.
+ * (node:http's `signal` option does the same through its end-of-stream tracking, at several times
+ * the cost of one listener.) The listener goes with the request: once a kept-alive request is done,
+ * its socket serves the next request, which this signal must not reach.
+ */
+function abortWith(sent: ClientRequest, signal: AbortSignal): void {
+  const abort = () => sent.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted", { cause: signal.reason }));
+  if (signal.aborted) {
+    abort();
+    return;
+  }
+  signal.addEventListener("abort", abort, { once: true });
+  sent.once("close", () => signal.removeEventListener("abort", abort));
 }
 
 /** The errors of a connection that closed under a request: a reset, or a close before any answer. */

@@ -128,8 +128,17 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
   }
 }
 
+/**
+ * URLs parsed and checked, by their text: a provider sends its requests to a few URLs, so each is
+ * parsed once. The URLs are never changed (httpRequest reads each once). Cleared when full.
+ */
+const checkedUrls = new Map<string, URL>();
+const CHECKED_URLS_KEPT = 64;
+
 /** The request's URL, checked once: a URL that is not http(s) can never succeed, so it is not retried. */
 function providerUrl(provider: string, text: string): URL {
+  const known = checkedUrls.get(text);
+  if (known) return known;
   let url: URL;
   try {
     url = new URL(text);
@@ -139,6 +148,8 @@ function providerUrl(provider: string, text: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw networkError(provider, text, new Error(`the protocol ${url.protocol} is not http: or https:`), 0);
   }
+  if (checkedUrls.size >= CHECKED_URLS_KEPT) checkedUrls.clear();
+  checkedUrls.set(text, url);
   return url;
 }
 
