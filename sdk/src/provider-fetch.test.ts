@@ -144,6 +144,15 @@ describe("providerFetch", () => {
     expect(defined(request).headers["content-type"]).toBe("application/json");
   });
 
+  it("POSTs a body encoded beforehand as it is, as JSON with its length in bytes", async () => {
+    server.reply(json(200, {}));
+    await providerFetch({ url: `${server.url}/v1/chat`, bodyJson: '{"text":"é😀"}' }, fast);
+    const [request] = server.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/v1/chat", body: '{"text":"é😀"}' });
+    expect(defined(request).headers["content-type"]).toBe("application/json");
+    expect(defined(request).headers["content-length"]).toBe(String(Buffer.byteLength('{"text":"é😀"}')));
+  });
+
   it("GETs when there is no body, and parses JSON", async () => {
     server.reply(json(200, { data: [1, 2] }));
     const response = await providerFetch({ url: `${server.url}/models` }, fast);

@@ -37,6 +37,8 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Instead of `body`: the body already encoded as JSON text (see encodeJsonBody), sent as it is. */
+  bodyJson?: string;
   /** Aborting ends the request at once, also while it waits to retry or streams its body. */
   signal?: AbortSignal;
 }
@@ -78,10 +80,11 @@ export async function providerFetch(request: ProviderRequest, options: ProviderF
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const { signal } = request;
   const url = providerUrl(options.provider, request.url);
+  const json = request.bodyJson ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
   const init = {
-    method: request.method ?? (request.body === undefined ? "GET" : "POST"),
-    headers: { "user-agent": USER_AGENT, ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...request.headers },
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    method: request.method ?? (json === undefined ? "GET" : "POST"),
+    headers: { "user-agent": USER_AGENT, ...(json === undefined ? {} : { "content-type": "application/json" }), ...request.headers },
+    body: json,
   };
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();

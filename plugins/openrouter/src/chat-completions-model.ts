@@ -3,6 +3,7 @@ import { WeftError, hasMediaParts, isRecord, type ChatModel, type ChatRequest, t
 import {
   costFromPricing,
   createProviderModel,
+  encodeJsonBody,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
@@ -175,7 +176,8 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
       ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
-    const response = await providerFetch({ url: `${baseUrl}/chat/completions`, headers: endpoint.headers, body, signal: request.signal }, transport);
+    const bodyJson = encodeJsonBody(body);
+    const response = await providerFetch({ url: `${baseUrl}/chat/completions`, headers: endpoint.headers, bodyJson, signal: request.signal }, transport);
     const pricing = settings.prices ?? capabilities?.pricing;
     const decoder = new ChatCompletionsDecoder({ provider, model: `${provider}/${call.model}`, retries: response.retries, ...(pricing ? { costOf: (stats) => costFromPricing(stats, pricing) } : {}) });
     // Some servers ignore `stream: true` (llama.cpp with tools, some proxies) and answer whole.

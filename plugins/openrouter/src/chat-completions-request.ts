@@ -10,7 +10,7 @@ import {
   type ToolMessage,
   type ToolSpec,
 } from "@weft/sdk";
-import { adaptOutputSchema, OPENAI_STRICT_DIALECT, outputInstruction, type ModelCapabilities } from "@weft/sdk/provider";
+import { adaptOutputSchema, keepJson, OPENAI_STRICT_DIALECT, outputInstruction, type ModelCapabilities } from "@weft/sdk/provider";
 
 export const OPENROUTER = "openrouter";
 export const OPENAI_COMPATIBLE = "openai-compatible";
@@ -194,7 +194,8 @@ interface WireForm {
  * change, so a long conversation is converted once, not again on every call. A form depends on the
  * provider (whose reasoning is replayed) and the model's capabilities (which parts it reads); one that
  * needed a notice is not kept, so the notice is given on every call. Kept forms are shared between
- * requests, so nothing may change a wire message after it is built (see markCacheBreakpoints).
+ * requests, so nothing may change a wire message after it is built (see markCacheBreakpoints); their
+ * JSON text is kept too (`keepJson`), so a long conversation is also encoded once.
  */
 const wireForms = new WeakMap<Message, WireForm>();
 
@@ -203,7 +204,7 @@ function wireMessageOf(message: Exclude<Message, ToolMessage>, call: ChatComplet
   if (known && known.provider === call.provider && known.capabilities === call.capabilities) return known.wire;
   const noticesBefore = notices.length;
   const wire = toWireMessage(message, call, notices);
-  if (Object.isFrozen(message) && notices.length === noticesBefore) wireForms.set(message, { provider: call.provider, capabilities: call.capabilities, wire });
+  if (Object.isFrozen(message) && notices.length === noticesBefore) wireForms.set(message, { provider: call.provider, capabilities: call.capabilities, wire: keepJson(wire) });
   return wire;
 }
 
@@ -291,9 +292,10 @@ function cachedText(text: string): WirePart {
 /**
  * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
  * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Each tool is
- * frozen, as the requests that follow share it; the list is a new plain array per body, because V8
- * (Node 22) serialises a body that holds a frozen array on its slow path, at twice the cost of the
- * whole body (1000 prior messages included).
+ * frozen, as the requests that follow share it, and its JSON text is kept (`keepJson`): a tool's
+ * descriptor is a value, its schema too (the argument validator compiled from it is kept as well).
+ * The list is a new plain array per body, because V8 (Node 22) serialises a body that holds a
+ * frozen array on its slow path, at twice the cost of the whole body (1000 prior messages included).
  */
 const wireToolLists = new WeakMap<readonly ToolSpec[], readonly Record<string, unknown>[]>();
 
@@ -301,7 +303,7 @@ function wireTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   const known = wireToolLists.get(tools);
   if (known) return known.slice();
   const wire = tools.map((tool) => Object.freeze(toWireTool(tool)));
-  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.slice());
+  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.map((tool) => keepJson(tool)));
   return wire;
 }
 

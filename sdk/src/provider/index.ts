@@ -8,6 +8,7 @@ export * from "../ndjson-parser.js";
 export * from "../retry-policy.js";
 export * from "../provider-errors.js";
 export * from "../provider-fetch.js";
+export * from "../json-body.js";
 export type { ResponseHeaders } from "../response-headers.js";
 export * from "../provider-settings.js";
 export * from "../provider-model.js";
