@@ -207,6 +207,8 @@ describe.each(cases)("the agent over $id, on its wire", (provider) => {
 
     const bodies = server.requests.map((request) => request.json());
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(Array(6).fill(`POST ${provider.path}`));
+    // Parts kept from one request to the next (encodeJsonBody) still make exactly the plain JSON text.
+    for (const request of server.requests) expect(request.body).toBe(JSON.stringify(request.json()));
     for (const [index, body] of bodies.entries()) expect({ index, problems: provider.problems(body) }).toEqual({ index, problems: [] });
 
     // Parallel results go back in call order, and a failed call is a result the model reads.

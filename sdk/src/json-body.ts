@@ -19,7 +19,7 @@ export function keepJson<T extends object>(part: T): T {
  * of its top-level lists (messages, tools) encoded one by one so that a kept part's text is reused.
  * A body of a thousand prior messages then costs the encoding of the new ones, not of all of them.
  */
-export function encodeJsonBody(body: Record<string, unknown>): string {
+export function encodeJsonBody(body: object): string {
   // Joined with +, which links the pieces instead of copying them: the text is copied once, when it is sent.
   let json = "";
   for (const [key, value] of Object.entries(body)) {

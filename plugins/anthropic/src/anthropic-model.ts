@@ -4,6 +4,7 @@ import {
   CapabilityCache,
   answerToolAsText,
   createProviderModel,
+  encodeJsonBody,
   parseJsonChunk,
   pricedEvents,
   providerFetch,
@@ -79,7 +80,7 @@ export function createAnthropicModel(spec: ModelSpec, defaults: unknown = {}): C
       ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
-    const response = await providerFetch({ url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal }, transport);
+    const response = await providerFetch({ url: `${baseUrl}/v1/messages`, headers, bodyJson: encodeJsonBody(body), signal: request.signal }, transport);
     const context = { model: `${ANTHROPIC}/${call.model}`, retries: response.retries };
     // A proxy (or a server that ignores `stream`) may answer with the whole message as JSON.
     if (response.headers.get("content-type")?.includes("application/json")) {

@@ -1,5 +1,5 @@
 import { messageParts, partPlaceholder, type ChatRequest, type ContentPart, type Effort, type Message, type ResolvedOutput, type ToolSpec } from "@weft/sdk";
-import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT } from "@weft/sdk/provider";
+import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT, keepJson } from "@weft/sdk/provider";
 import { anthropicFallbackCapabilities, type AnthropicCapabilities, type AnthropicEffort } from "./anthropic-capabilities.js";
 
 /** The provider id, on ReasoningBlocks too: only blocks with it are replayed to Anthropic. */
@@ -248,7 +248,8 @@ interface TurnForm {
  * so a long conversation is converted once, not again on every call. A turn depends only on which
  * parts the model reads; one that needed a notice is not kept, so the notice is given on every call.
  * Kept turns are shared between requests, so nothing may change a turn or its blocks once built: a
- * merge makes a new turn (TurnList), a cache breakpoint marks a copy (markCacheBreakpoints).
+ * merge makes a new turn (TurnList), a cache breakpoint marks a copy (markCacheBreakpoints). Their JSON
+ * text is kept too (`keepJson`), so a long conversation is also encoded once.
  */
 const turnForms = new WeakMap<Message, TurnForm>();
 
@@ -258,7 +259,7 @@ function turnOf(message: Exclude<Message, { role: "system" }>, capabilities: Ant
   if (known && known.images === images && known.documents === documents) return known.turn;
   const noticesBefore = notices.length;
   const turn = toTurn(message, capabilities, notices);
-  if (Object.isFrozen(message) && notices.length === noticesBefore) turnForms.set(message, { images, documents, turn });
+  if (Object.isFrozen(message) && notices.length === noticesBefore) turnForms.set(message, { images, documents, turn: keepJson(turn) });
   return turn;
 }
 
