@@ -538,6 +538,32 @@ describe("providerFetch's connection after an abort mid-body", () => {
       await paced.close();
     }
   });
+
+  it("leaves the next request on a reused connection alone when a finished request's signal aborts", async () => {
+    let requests = 0;
+    let answerSecond: (() => void) | undefined;
+    const paced = await startPacedServer((res, req) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (++requests === 1) res.end("data: first\n\n");
+      else answerSecond = () => res.end("data: second\n\n");
+    });
+    try {
+      const controller = new AbortController();
+      const first = await providerFetch({ url: paced.url, body: {}, signal: controller.signal }, fast);
+      expect(await readAll(first.chunks())).toBe("data: first\n\n");
+      const second = providerFetch({ url: paced.url, body: {} }, fast);
+      while (!answerSecond) await new Promise((resolve) => setImmediate(resolve));
+      // The second request waits on the first one's kept-alive socket; the first's signal must not reach it.
+      expect(paced.sockets).toHaveLength(1);
+      controller.abort(new Error("the first caller gave up late"));
+      answerSecond();
+      expect(await readAll((await second).chunks())).toBe("data: second\n\n");
+      expect(paced.sockets).toHaveLength(1);
+    } finally {
+      await paced.close();
+    }
+  });
 });
 
 describe("providerFetch over https", () => {
