@@ -12,11 +12,12 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A call the server never answers: it ends only when cancelled, as the SDK's request does. */
+/** A call the server never answers: it ends only when cancelled. */
 function unanswered(progress: ((progress: ToolProgress) => void)[] = []): CallStarter {
-  return ({ signal, onprogress }) => {
-    progress.push(onprogress);
-    return new Promise<CallResult>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+  return (call) => {
+    progress.push((report) => call.progress(report));
+    let cancel: (reason: unknown) => void = () => {};
+    return { result: new Promise<CallResult>((_resolve, reject) => (cancel = reject)), cancel: (reason) => cancel(reason) };
   };
 }
 
@@ -45,7 +46,7 @@ it("watches a connection's calls on one timer, whenever they start and however o
 
 it("leaves nothing running once the last call has ended: its timer fires once, finds nothing due and is not set again", async () => {
   let answer: (result: CallResult) => void = () => {};
-  const call = new InFlightCall(() => new Promise<CallResult>((resolve) => (answer = resolve)), 1_000, new QuietClock(), () => {});
+  const call = new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => (answer = resolve)), cancel() {} }), 1_000, new QuietClock(), () => {});
   answer({ content: [{ type: "text", text: "done" }] });
   expect(await call.next(watcher)).toMatchObject({ kind: "result" });
   expect(vi.getTimerCount()).toBe(1);
@@ -62,4 +63,37 @@ it("holds the quiet time while a question waits for the host, and runs it again 
   vi.advanceTimersByTime(1_000);
   expect(await call.next(watcher)).toMatchObject({ kind: "elicitation" });
   expect(await call.next(watcher)).toMatchObject({ kind: "failed", timedOut: true });
+});
+
+it("cancels the call once with the waiting execute's abort reason, and stops listening to a signal once its next has its answer", async () => {
+  const cancels: unknown[] = [];
+  let answer: (result: CallResult) => void = () => {};
+  const call = new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => (answer = resolve)), cancel: (reason) => cancels.push(reason) }), 1_000, new QuietClock(), () => {});
+  const first = new AbortController();
+  const added = vi.spyOn(first.signal, "addEventListener");
+  const removed = vi.spyOn(first.signal, "removeEventListener");
+  const waiting = call.next({ signal: first.signal, onProgress() {} });
+  first.abort("stop");
+  first.abort("again");
+  expect(cancels).toEqual(["stop"]);
+  answer({ content: [] });
+  expect(await waiting).toMatchObject({ kind: "result" });
+  expect(removed).toHaveBeenCalledWith("abort", added.mock.calls[0]?.[1]);
+  // A later execute that finds the call ended neither cancels it nor listens.
+  const later = new AbortController();
+  const laterAdded = vi.spyOn(later.signal, "addEventListener");
+  expect(await call.next({ signal: later.signal, onProgress() {} })).toMatchObject({ kind: "result" });
+  expect(laterAdded).not.toHaveBeenCalled();
+});
+
+it("hands the progress the connection routes to it to the execute waiting now, and none once the call has ended", async () => {
+  let answer: (result: CallResult) => void = () => {};
+  const call = new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => (answer = resolve)), cancel() {} }), 1_000, new QuietClock(), () => {});
+  const heard: ToolProgress[] = [];
+  const waiting = call.next({ signal: new AbortController().signal, onProgress: (progress) => heard.push(progress) });
+  call.progress({ progress: 1, total: 2 });
+  answer({ content: [] });
+  await waiting;
+  call.progress({ progress: 2, total: 2 });
+  expect(heard).toEqual([{ progress: 1, total: 2 }]);
 });

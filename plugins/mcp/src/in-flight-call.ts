@@ -9,15 +9,27 @@ export type CallOutcome =
   | { kind: "failed"; error: unknown; timedOut: boolean }
   | { kind: "elicitation"; elicitation: HeldElicitation };
 
-export interface CallStarter {
-  (options: { signal: AbortSignal; onprogress: (progress: ToolProgress) => void }): Promise<CallResult>;
+/**
+ * A `tools/call` on its way: its end, and how to call it off (the server hears a `notifications/cancelled`
+ * or the SDK's own cancel; nothing happens once it has ended). weft's own exchange cancels by itself, so
+ * only the SDK's paths make an AbortController for a call.
+ */
+export interface SentCall {
+  readonly result: Promise<CallResult>;
+  cancel(reason: unknown): void;
 }
+
+/** Sends the call's request; `call` hears what the request reports on the way (an MCP task's statuses). */
+export type CallStarter = (call: InFlightCall) => SentCall;
 
 /** What one `next` call listens to: the caller's signal and progress callback of that execute. */
 export interface CallWatcher {
   signal: AbortSignal;
   onProgress(progress: ToolProgress): void;
 }
+
+/** A listener's options, made once: an object literal in the call would be one more object a call. */
+const ONCE = { once: true } as const;
 
 /**
  * One `tools/call` in flight. It can outlive the execute that started it: when the server asks an
@@ -27,18 +39,20 @@ export interface CallWatcher {
  *
  * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
  * runs once it has ended, whoever is listening. The quiet-time ceiling is watched by the connection's
- * `QuietClock`, one timer for all its calls.
+ * `QuietClock`, one timer for all its calls. The call itself listens to the waiting execute's signal
+ * (`handleEvent`) and hears the progress the connection routes to it (`progress`), so following an
+ * execute makes no closure.
  */
 export class InFlightCall implements Quiet {
-  readonly #controller = new AbortController();
+  readonly #sent: SentCall;
   readonly #quietMs: number;
   readonly #clock: QuietClock;
   readonly #onFinished: () => void;
   #outcome: CallOutcome | undefined;
-  /** The `next` waiting now, for the call's end or its next question. */
+  /** The `next` waiting now, for the call's end or its next question, and what it listens to. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
+  #watcher: CallWatcher | undefined;
   readonly #unclaimed: HeldElicitation[] = [];
-  #onProgress: ((progress: ToolProgress) => void) | undefined;
   #quietUntil = Number.POSITIVE_INFINITY;
   #unanswered = 0;
   #timedOut = false;
@@ -47,7 +61,8 @@ export class InFlightCall implements Quiet {
     this.#quietMs = quietMs;
     this.#clock = clock;
     this.#onFinished = onFinished;
-    start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
+    this.#sent = start(this);
+    this.#sent.result.then(
       (result) => this.#settle({ kind: "result", result }),
       (error: unknown) => this.#settle({ kind: "failed", error, timedOut: this.#timedOut }),
     );
@@ -73,26 +88,25 @@ export class InFlightCall implements Quiet {
     const queued = this.#unclaimed.shift();
     if (queued) return Promise.resolve({ kind: "elicitation", elicitation: queued });
     const { signal } = watcher;
-    const abort = () => this.cancel(signal.reason);
-    if (signal.aborted) abort();
+    if (signal.aborted) this.cancel(signal.reason);
     if (this.#outcome) return Promise.resolve(this.#outcome);
     return new Promise<CallOutcome>((resolve) => {
-      this.#onProgress = watcher.onProgress;
-      this.#waiter = (outcome) => {
-        this.#waiter = undefined;
-        this.#onProgress = undefined;
-        signal.removeEventListener("abort", abort);
-        resolve(outcome);
-      };
-      signal.addEventListener("abort", abort, { once: true });
+      this.#waiter = resolve;
+      this.#watcher = watcher;
+      signal.addEventListener("abort", this, ONCE);
     });
+  }
+
+  /** The waiting execute's signal aborted: the call is cancelled with its reason. */
+  handleEvent(): void {
+    if (this.#watcher) this.cancel(this.#watcher.signal.reason);
   }
 
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
     this.#clock.unwatch(this);
-    if (this.#waiter) this.#waiter({ kind: "elicitation", elicitation });
+    if (this.#waiter) this.#tell({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
 
@@ -102,21 +116,32 @@ export class InFlightCall implements Quiet {
     if (this.#unanswered === 0) this.#arm();
   }
 
+  /** A progress notification of this call: the quiet time starts again, and the waiting execute hears it. */
+  progress(progress: ToolProgress): void {
+    if (this.#outcome) return;
+    if (this.#unanswered === 0) this.#arm();
+    this.#watcher?.onProgress(progress);
+  }
+
   /** Sends `notifications/cancelled` and fails the call. */
   cancel(reason?: unknown): void {
-    this.#controller.abort(reason);
+    this.#sent.cancel(reason);
   }
 
   #settle(outcome: CallOutcome): void {
     this.#outcome = outcome;
     this.#clock.unwatch(this);
     this.#onFinished();
-    this.#waiter?.(outcome);
+    if (this.#waiter) this.#tell(outcome);
   }
 
-  #progress(progress: ToolProgress): void {
-    if (this.#unanswered === 0) this.#arm();
-    this.#onProgress?.(progress);
+  /** Hands `outcome` to the waiting `next`, which stops listening. */
+  #tell(outcome: CallOutcome): void {
+    const waiter = this.#waiter;
+    this.#watcher?.signal.removeEventListener("abort", this);
+    this.#waiter = undefined;
+    this.#watcher = undefined;
+    waiter?.(outcome);
   }
 
   /** The clock's word that the ceiling passed: the call is cancelled as timed out. */
