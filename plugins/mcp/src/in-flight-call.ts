@@ -1,4 +1,4 @@
-import type { ToolProgress } from "@weft/sdk";
+import type { AbortFanout, ToolProgress } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
 import type { HeldElicitation } from "./elicitation-bridge.js";
 import type { Quiet, QuietClock } from "./quiet-clock.js";
@@ -28,9 +28,6 @@ export interface CallWatcher {
   onProgress(progress: ToolProgress): void;
 }
 
-/** A listener's options, made once: an object literal in the call would be one more object a call. */
-const ONCE = { once: true } as const;
-
 /**
  * One `tools/call` in flight. It can outlive the execute that started it: when the server asks an
  * elicitation, that execute returns a `pending` result and the re-run with the answer picks the call up
@@ -39,14 +36,16 @@ const ONCE = { once: true } as const;
  *
  * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
  * runs once it has ended, whoever is listening. The quiet-time ceiling is watched by the connection's
- * `QuietClock`, one timer for all its calls. The call itself listens to the waiting execute's signal
- * (`handleEvent`) and hears the progress the connection routes to it (`progress`), so following an
- * execute makes no closure.
+ * `QuietClock`, one timer for all its calls. The call follows the waiting execute's signal through the
+ * connection's `AbortFanout` (the calls of a round share their signal: one listener on it for all of
+ * them) and hears the progress the connection routes to it (`progress`): following an execute makes no
+ * closure and no listener of its own.
  */
 export class InFlightCall implements Quiet {
   readonly #sent: SentCall;
   readonly #quietMs: number;
   readonly #clock: QuietClock;
+  readonly #aborts: AbortFanout;
   readonly #onFinished: () => void;
   #outcome: CallOutcome | undefined;
   /** The `next` waiting now, for the call's end or its next question, and what it listens to. */
@@ -57,9 +56,10 @@ export class InFlightCall implements Quiet {
   #unanswered = 0;
   #timedOut = false;
 
-  constructor(start: CallStarter, quietMs: number, clock: QuietClock, onFinished: () => void) {
+  constructor(start: CallStarter, quietMs: number, clock: QuietClock, aborts: AbortFanout, onFinished: () => void) {
     this.#quietMs = quietMs;
     this.#clock = clock;
+    this.#aborts = aborts;
     this.#onFinished = onFinished;
     this.#sent = start(this);
     this.#sent.result.then(
@@ -93,7 +93,7 @@ export class InFlightCall implements Quiet {
     return new Promise<CallOutcome>((resolve) => {
       this.#waiter = resolve;
       this.#watcher = watcher;
-      signal.addEventListener("abort", this, ONCE);
+      if (!signal.aborted) this.#aborts.follow(signal, this);
     });
   }
 
@@ -138,7 +138,7 @@ export class InFlightCall implements Quiet {
   /** Hands `outcome` to the waiting `next`, which stops listening. */
   #tell(outcome: CallOutcome): void {
     const waiter = this.#waiter;
-    this.#watcher?.signal.removeEventListener("abort", this);
+    if (this.#watcher) this.#aborts.unfollow(this.#watcher.signal, this);
     this.#waiter = undefined;
     this.#watcher = undefined;
     waiter?.(outcome);

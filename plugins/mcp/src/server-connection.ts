@@ -1,6 +1,6 @@
 import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
-import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import { AbortFanout, WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
 import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
@@ -132,6 +132,8 @@ export class ServerConnection {
   readonly #calls = new Map<string, InFlightCall>();
   /** The quiet-time ceilings of the calls in flight. */
   readonly #quiet = new QuietClock();
+  /** The signals of the executes waiting for calls in flight, one listener each. */
+  readonly #aborts = new AbortFanout();
   #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
@@ -295,7 +297,7 @@ export class ServerConnection {
   #start(tool: string, args: Record<string, unknown>, shape: CallShape, retry?: { inputResponses: Record<string, unknown>; requestState?: string }): InFlightCall {
     const progressToken = `weft-${++this.#nextToken}`;
     const params: ToolCallParams = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
-    const started = new InFlightCall((call) => this.#send(params, shape, call), this.#options.toolTimeoutMs, this.#quiet, () => this.#calls.delete(progressToken));
+    const started = new InFlightCall((call) => this.#send(params, shape, call), this.#options.toolTimeoutMs, this.#quiet, this.#aborts, () => this.#calls.delete(progressToken));
     this.#calls.set(progressToken, started);
     return started;
   }
