@@ -1,7 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { AbortFanout, type ToolProgress } from "@weft/sdk";
-import type { CallResult } from "./flatten-result.js";
 import { InFlightCall, type CallStarter } from "./in-flight-call.js";
 import { QuietClock } from "./quiet-clock.js";
 
@@ -17,8 +16,7 @@ afterEach(() => {
 function unanswered(progress: ((progress: ToolProgress) => void)[] = []): CallStarter {
   return (call) => {
     progress.push((report) => call.progress(report));
-    let cancel: (reason: unknown) => void = () => {};
-    return { result: new Promise<CallResult>((_resolve, reject) => (cancel = reject)), cancel: (reason) => cancel(reason) };
+    return { cancel: (reason) => call.failed(reason) };
   };
 }
 
@@ -46,9 +44,8 @@ it("watches a connection's calls on one timer, whenever they start and however o
 });
 
 it("leaves nothing running once the last call has ended: its timer fires once, finds nothing due and is not set again", async () => {
-  let answer: (result: CallResult) => void = () => {};
-  const call = new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => (answer = resolve)), cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
-  answer({ content: [{ type: "text", text: "done" }] });
+  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  call.succeeded({ content: [{ type: "text", text: "done" }] });
   expect(await call.next(watcher)).toMatchObject({ kind: "result" });
   expect(vi.getTimerCount()).toBe(1);
   vi.advanceTimersByTime(1_000);
@@ -68,9 +65,8 @@ it("holds the quiet time while a question waits for the host, and runs it again 
 
 it("cancels the call once with the waiting execute's abort reason, and leaves no listener on a signal once its next has its answer", async () => {
   const cancels: unknown[] = [];
-  const answers: ((result: CallResult) => void)[] = [];
   const aborts = new AbortFanout();
-  const started = () => new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => answers.push(resolve)), cancel: (reason) => cancels.push(reason) }), 1_000, new QuietClock(), aborts, () => {});
+  const started = () => new InFlightCall(() => ({ cancel: (reason) => cancels.push(reason) }), 1_000, new QuietClock(), aborts, () => {});
   const [first, second] = [started(), started()];
   // Two calls waited for under one signal (the calls of a round share theirs): one listener for both.
   const round = new AbortController();
@@ -78,14 +74,15 @@ it("cancels the call once with the waiting execute's abort reason, and leaves no
   expect(getEventListeners(round.signal, "abort")).toHaveLength(1);
   round.abort("stop");
   expect(cancels).toEqual(["stop", "stop"]);
-  for (const answer of answers) answer({ content: [] });
+  first.succeeded({ content: [] });
+  second.succeeded({ content: [] });
   expect(await Promise.all(waiting)).toMatchObject([{ kind: "result" }, { kind: "result" }]);
   // A call that ends on its own stops listening too.
   const third = started();
   const turn = new AbortController();
   const answered = third.next({ signal: turn.signal, onProgress() {} });
   expect(getEventListeners(turn.signal, "abort")).toHaveLength(1);
-  answers[2]?.({ content: [] });
+  third.succeeded({ content: [] });
   await answered;
   expect(getEventListeners(turn.signal, "abort")).toHaveLength(0);
   // A later execute that finds the call ended neither cancels it nor listens.
@@ -95,12 +92,11 @@ it("cancels the call once with the waiting execute's abort reason, and leaves no
 });
 
 it("hands the progress the connection routes to it to the execute waiting now, and none once the call has ended", async () => {
-  let answer: (result: CallResult) => void = () => {};
-  const call = new InFlightCall(() => ({ result: new Promise<CallResult>((resolve) => (answer = resolve)), cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
   const heard: ToolProgress[] = [];
   const waiting = call.next({ signal: new AbortController().signal, onProgress: (progress) => heard.push(progress) });
   call.progress({ progress: 1, total: 2 });
-  answer({ content: [] });
+  call.succeeded({ content: [] });
   await waiting;
   call.progress({ progress: 2, total: 2 });
   expect(heard).toEqual([{ progress: 1, total: 2 }]);

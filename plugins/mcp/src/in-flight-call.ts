@@ -9,17 +9,22 @@ export type CallOutcome =
   | { kind: "failed"; error: unknown; timedOut: boolean }
   | { kind: "elicitation"; elicitation: HeldElicitation };
 
+/** Where a `tools/call` request reports its end: straight to its call, no promise in between. */
+export interface CallEnd {
+  succeeded(result: CallResult): void;
+  failed(error: unknown): void;
+}
+
 /**
- * A `tools/call` on its way: its end, and how to call it off (the server hears a `notifications/cancelled`
- * or the SDK's own cancel; nothing happens once it has ended). weft's own exchange cancels by itself, so
- * only the SDK's paths make an AbortController for a call.
+ * A `tools/call` on its way, as the call can call it off (the server hears a `notifications/cancelled` or
+ * the SDK's own cancel; nothing happens once it has ended). weft's own exchange cancels by itself, so only
+ * the SDK's paths make an AbortController for a call.
  */
 export interface SentCall {
-  readonly result: Promise<CallResult>;
   cancel(reason: unknown): void;
 }
 
-/** Sends the call's request; `call` hears what the request reports on the way (an MCP task's statuses). */
+/** Sends the call's request, which reports its end to `call`, and what it hears on the way (an MCP task's statuses). */
 export type CallStarter = (call: InFlightCall) => SentCall;
 
 /** What one `next` call listens to: the caller's signal and progress callback of that execute. */
@@ -41,7 +46,7 @@ export interface CallWatcher {
  * them) and hears the progress the connection routes to it (`progress`): following an execute makes no
  * closure and no listener of its own.
  */
-export class InFlightCall implements Quiet {
+export class InFlightCall implements Quiet, CallEnd {
   readonly #sent: SentCall;
   readonly #quietMs: number;
   readonly #clock: QuietClock;
@@ -62,10 +67,6 @@ export class InFlightCall implements Quiet {
     this.#aborts = aborts;
     this.#onFinished = onFinished;
     this.#sent = start(this);
-    this.#sent.result.then(
-      (result) => this.#settle({ kind: "result", result }),
-      (error: unknown) => this.#settle({ kind: "failed", error, timedOut: this.#timedOut }),
-    );
     this.#arm();
   }
 
@@ -128,7 +129,17 @@ export class InFlightCall implements Quiet {
     this.#sent.cancel(reason);
   }
 
+  succeeded(result: CallResult): void {
+    this.#settle({ kind: "result", result });
+  }
+
+  failed(error: unknown): void {
+    this.#settle({ kind: "failed", error, timedOut: this.#timedOut });
+  }
+
+  /** The call's end; the first one counts. */
   #settle(outcome: CallOutcome): void {
+    if (this.#outcome) return;
     this.#outcome = outcome;
     this.#clock.unwatch(this);
     this.#onFinished();

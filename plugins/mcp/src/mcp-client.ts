@@ -3,7 +3,7 @@ import { isRecord } from "@weft/sdk";
 import type { InputRequiredResult, JSONRPCErrorResponse, JSONRPCMessage, JSONRPCRequest, JSONRPCResultResponse } from "@modelcontextprotocol/client";
 import { callResultProblem } from "./call-result-shape.js";
 import type { CallResult } from "./flatten-result.js";
-import type { SentCall } from "./in-flight-call.js";
+import type { CallEnd, SentCall } from "./in-flight-call.js";
 
 type Response = JSONRPCResultResponse | JSONRPCErrorResponse;
 
@@ -42,7 +42,7 @@ export class McpClient extends Client {
     this.notification({ method: "notifications/cancelled", params: { requestId: call.id, reason: String(reason) } }).catch((error: unknown) =>
       this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
     );
-    call.fail(asSdkError(reason));
+    call.end.failed(asSdkError(reason));
   };
 
   deliverResponse(response: Response): void {
@@ -59,15 +59,15 @@ export class McpClient extends Client {
   }
 
   /**
-   * Sends `tools/call`. Its result comes as it came (checked for the shape weft reads), or as an
+   * Sends `tools/call`; `end` hears its result as it came (checked for the shape weft reads), or an
    * `input_required` result as the SDK's manual mode hands it back. Its cancel tells the server; a close
    * of the connection fails it.
    */
-  sendToolCall(params: ToolCallParams): SentCall {
-    const call = new OwnedToolCall(`weft-call:${++this.#lastToolCall}`, this.#cancelToolCall);
+  sendToolCall(params: ToolCallParams, end: CallEnd): SentCall {
+    const call = new OwnedToolCall(`weft-call:${++this.#lastToolCall}`, end, this.#cancelToolCall);
     const transport = this.transport;
     if (!transport) {
-      call.fail(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+      call.end.failed(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
       return call;
     }
     const envelope = this._outboundMetaEnvelope();
@@ -75,7 +75,7 @@ export class McpClient extends Client {
     this.#toolCalls.set(call.id, call);
     transport.send(request).catch((error: unknown) => {
       this.#toolCalls.delete(call.id);
-      call.fail(error);
+      call.end.failed(error);
     });
     return call;
   }
@@ -101,13 +101,13 @@ export class McpClient extends Client {
     }
     this.#toolCalls.delete(call.id);
     if ("error" in response) {
-      call.fail(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
+      call.end.failed(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
       return;
     }
     try {
-      call.succeed(this.#decode(response.result));
+      call.end.succeeded(this.#decode(response.result));
     } catch (error) {
-      call.fail(error);
+      call.end.failed(error);
     }
   }
 
@@ -118,34 +118,18 @@ export class McpClient extends Client {
       super._onclose();
     } finally {
       const closed = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
-      for (const call of calls) call.fail(closed);
+      for (const call of calls) call.end.failed(closed);
     }
   }
 }
 
 /** One `tools/call` of weft's own exchange: ended by its response, a failed send, the close, or its cancel. */
 class OwnedToolCall implements SentCall {
-  readonly result: Promise<CallResult>;
-  #resolve!: (result: CallResult) => void;
-  #reject!: (error: unknown) => void;
-
   constructor(
     readonly id: string,
+    readonly end: CallEnd,
     private readonly onCancel: (call: OwnedToolCall, reason: unknown) => void,
-  ) {
-    this.result = new Promise<CallResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-  }
-
-  succeed(result: CallResult): void {
-    this.#resolve(result);
-  }
-
-  fail(error: unknown): void {
-    this.#reject(error);
-  }
+  ) {}
 
   cancel(reason: unknown): void {
     this.onCancel(this, reason);

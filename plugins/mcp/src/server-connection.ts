@@ -297,9 +297,12 @@ export class ServerConnection {
   #start(tool: string, args: Record<string, unknown>, shape: CallShape, retry?: { inputResponses: Record<string, unknown>; requestState?: string }): InFlightCall {
     const progressToken = `weft-${++this.#nextToken}`;
     const params: ToolCallParams = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
-    const started = new InFlightCall((call) => this.#send(params, shape, call), this.#options.toolTimeoutMs, this.#quiet, this.#aborts, () => this.#calls.delete(progressToken));
-    this.#calls.set(progressToken, started);
-    return started;
+    const start = (call: InFlightCall): SentCall => {
+      // In the map before the request goes out: its progress (or an end at once) finds it there.
+      this.#calls.set(progressToken, call);
+      return this.#send(params, shape, call);
+    };
+    return new InFlightCall(start, this.#options.toolTimeoutMs, this.#quiet, this.#aborts, () => this.#calls.delete(progressToken));
   }
 
   /**
@@ -310,13 +313,17 @@ export class ServerConnection {
    * answer comes back as it is: weft asks its host between turns.
    */
   #send(params: ToolCallParams, shape: CallShape, call: InFlightCall): SentCall {
-    if (!shape.asTask && this.#client.sendsToolCalls) return this.#client.sendToolCall(params);
+    if (!shape.asTask && this.#client.sendsToolCalls) return this.#client.sendToolCall(params, call);
     const controller = new AbortController();
     const { signal } = controller;
     const result = shape.asTask
       ? callAsTask(this.#client, params, { signal, onprogress: (progress) => call.progress(progress), requestTimeoutMs: this.#options.requestTimeoutMs })
       : this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
-    return { result, cancel: (reason) => controller.abort(reason) };
+    result.then(
+      (answer) => call.succeeded(answer),
+      (error: unknown) => call.failed(error),
+    );
+    return { cancel: (reason) => controller.abort(reason) };
   }
 
   /** The pending result for a round's current question. */
