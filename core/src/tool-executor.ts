@@ -12,6 +12,7 @@ import type {
   ToolVerdict,
 } from "@weft/sdk";
 import { ArgumentValidator } from "./argument-validator.js";
+import { CallLimit } from "./call-limit.js";
 import { RunningCall } from "./running-call.js";
 import type { HookSet } from "./hook-set.js";
 import { runnableOf } from "./tool-box.js";
@@ -47,6 +48,11 @@ export class ToolExecutor {
   readonly #validator = new ArgumentValidator();
   readonly #deadlines = new DeadlineTimers();
   readonly #aborts = new AbortFanout();
+  /** Each tool's limit made last, while a call runs in it: the next call of that tool joins it when it fits. */
+  readonly #limits = new Map<string, CallLimit>();
+  readonly #released = (limit: CallLimit): void => {
+    if (this.#limits.get(limit.name) === limit) this.#limits.delete(limit.name);
+  };
   #nextId = 0;
 
   constructor(private readonly host: ExecutorHost) {}
@@ -120,9 +126,9 @@ export class ToolExecutor {
     const tool = runnableOf(descriptor);
     if (!tool) return Promise.resolve(errorResult(`${descriptor.name} is not a registered tool`));
     const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
+    const limit = this.#limitFor(descriptor.name, timeoutMs, options.signal);
     return new Promise<ToolResult>((resolve) => {
-      // A limit at the timer's ceiling is none (a tool that times itself, as MCP tools do): no timer for it.
-      const run = new RunningCall(descriptor.name, timeoutMs, options.signal, resolve, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined, this.#aborts);
+      const run = new RunningCall(limit, resolve);
       const ctx: ToolContext = {
         signal: run.signal,
         deadline: run.deadline,
@@ -148,6 +154,17 @@ export class ToolExecutor {
         (error: unknown) => run.settle(failed(descriptor, error)),
       );
     });
+  }
+
+  /** The limit a call of `name` starting now joins: the tool's last one when it fits, else a new one. */
+  #limitFor(name: string, timeoutMs: number, outer: AbortSignal | undefined): CallLimit {
+    const deadline = Date.now() + timeoutMs;
+    const last = this.#limits.get(name);
+    if (last?.fits(timeoutMs, deadline, outer)) return last;
+    // A limit at the timer's ceiling is none (a tool that times itself): no timer for it.
+    const limit = new CallLimit(name, timeoutMs, deadline, outer, timeoutMs < MAX_TIMER_MS ? this.#deadlines : undefined, this.#aborts, this.#released);
+    this.#limits.set(name, limit);
+    return limit;
   }
 
   /**

@@ -33,30 +33,22 @@ export interface ElicitationTicket {
  * already waiting for an answer. A question asked outside any call is cancelled.
  */
 export class ElicitationBridge {
-  /** The calls in flight with the progress token each was sent with; a Map keeps them oldest first and drops one in O(1). */
-  readonly #calls = new Map<InFlightCall, string>();
   readonly #held = new Map<string, { call: InFlightCall; held: HeldElicitation }>();
 
   constructor(
     /** How long a question may wait for the host before it is cancelled. */
     private readonly answerTimeoutMs: number,
+    /** The connection's calls in flight, oldest first, by the progress token each was sent with. */
+    private readonly calls: ReadonlyMap<string, InFlightCall>,
   ) {}
-
-  track(call: InFlightCall, progressToken: string): void {
-    this.#calls.set(call, progressToken);
-  }
-
-  untrack(call: InFlightCall): void {
-    this.#calls.delete(call);
-  }
 
   /**
    * The client's `elicitation/create` handler. `signal` fires when the server withdraws the question;
    * `askedBy` is the progress token of the call it is known to belong to.
    */
   handle(params: ElicitParams, signal: AbortSignal, askedBy?: string): Promise<ElicitResult> {
-    const running = [...this.#calls].filter(([tracked]) => !tracked.done);
-    const call = (running.find(([, token]) => token === askedBy) ?? running.find(([tracked]) => !tracked.waitingForAnswer) ?? running[0])?.[0];
+    const running = [...this.calls].filter(([, tracked]) => !tracked.done);
+    const call = (running.find(([token]) => token === askedBy) ?? running.find(([, tracked]) => !tracked.waitingForAnswer) ?? running[0])?.[1];
     if (!call) return Promise.resolve({ action: "cancel" });
     return new Promise<ElicitResult>((resolve) => {
       const token = randomUUID();

@@ -1,6 +1,6 @@
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import type { ToolProgress } from "@weft/sdk";
-import type { CallResult } from "./flatten-result.js";
+import { AbortFanout, type ToolProgress } from "@weft/sdk";
 import { InFlightCall, type CallStarter } from "./in-flight-call.js";
 import { QuietClock } from "./quiet-clock.js";
 
@@ -12,11 +12,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A call the server never answers: it ends only when cancelled, as the SDK's request does. */
+/** A call the server never answers: it ends only when cancelled. */
 function unanswered(progress: ((progress: ToolProgress) => void)[] = []): CallStarter {
-  return ({ signal, onprogress }) => {
-    progress.push(onprogress);
-    return new Promise<CallResult>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+  return (call) => {
+    progress.push((report) => call.progress(report));
+    return { cancel: (reason) => call.failed(reason) };
   };
 }
 
@@ -26,9 +26,9 @@ it("watches a connection's calls on one timer, whenever they start and however o
   const setTimer = vi.spyOn(globalThis, "setTimeout");
   const clock = new QuietClock();
   const reports: ((progress: ToolProgress) => void)[] = [];
-  const first = new InFlightCall(unanswered(reports), 1_000, clock, () => {});
+  const first = new InFlightCall(unanswered(reports), 1_000, clock, new AbortFanout(), () => {});
   vi.advanceTimersByTime(300);
-  const second = new InFlightCall(unanswered(reports), 1_000, clock, () => {});
+  const second = new InFlightCall(unanswered(reports), 1_000, clock, new AbortFanout(), () => {});
   const ends = [first.next(watcher), second.next(watcher)];
   vi.advanceTimersByTime(300);
   // At 600 ms the first call reports progress, five times: its ceiling moves to 1600 ms.
@@ -44,9 +44,8 @@ it("watches a connection's calls on one timer, whenever they start and however o
 });
 
 it("leaves nothing running once the last call has ended: its timer fires once, finds nothing due and is not set again", async () => {
-  let answer: (result: CallResult) => void = () => {};
-  const call = new InFlightCall(() => new Promise<CallResult>((resolve) => (answer = resolve)), 1_000, new QuietClock(), () => {});
-  answer({ content: [{ type: "text", text: "done" }] });
+  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  call.succeeded({ content: [{ type: "text", text: "done" }] });
   expect(await call.next(watcher)).toMatchObject({ kind: "result" });
   expect(vi.getTimerCount()).toBe(1);
   vi.advanceTimersByTime(1_000);
@@ -54,7 +53,7 @@ it("leaves nothing running once the last call has ended: its timer fires once, f
 });
 
 it("holds the quiet time while a question waits for the host, and runs it again once answered", async () => {
-  const call = new InFlightCall(unanswered(), 1_000, new QuietClock(), () => {});
+  const call = new InFlightCall(unanswered(), 1_000, new QuietClock(), new AbortFanout(), () => {});
   call.elicit({} as never);
   vi.advanceTimersByTime(5_000);
   expect(call.done).toBe(false);
@@ -62,4 +61,43 @@ it("holds the quiet time while a question waits for the host, and runs it again 
   vi.advanceTimersByTime(1_000);
   expect(await call.next(watcher)).toMatchObject({ kind: "elicitation" });
   expect(await call.next(watcher)).toMatchObject({ kind: "failed", timedOut: true });
+});
+
+it("cancels the call once with the waiting execute's abort reason, and leaves no listener on a signal once its next has its answer", async () => {
+  const cancels: unknown[] = [];
+  const aborts = new AbortFanout();
+  const started = () => new InFlightCall(() => ({ cancel: (reason) => cancels.push(reason) }), 1_000, new QuietClock(), aborts, () => {});
+  const [first, second] = [started(), started()];
+  // Two calls waited for under one signal (the calls of a round share theirs): one listener for both.
+  const round = new AbortController();
+  const waiting = [first.next({ signal: round.signal, onProgress() {} }), second.next({ signal: round.signal, onProgress() {} })];
+  expect(getEventListeners(round.signal, "abort")).toHaveLength(1);
+  round.abort("stop");
+  expect(cancels).toEqual(["stop", "stop"]);
+  first.succeeded({ content: [] });
+  second.succeeded({ content: [] });
+  expect(await Promise.all(waiting)).toMatchObject([{ kind: "result" }, { kind: "result" }]);
+  // A call that ends on its own stops listening too.
+  const third = started();
+  const turn = new AbortController();
+  const answered = third.next({ signal: turn.signal, onProgress() {} });
+  expect(getEventListeners(turn.signal, "abort")).toHaveLength(1);
+  third.succeeded({ content: [] });
+  await answered;
+  expect(getEventListeners(turn.signal, "abort")).toHaveLength(0);
+  // A later execute that finds the call ended neither cancels it nor listens.
+  expect(await third.next({ signal: turn.signal, onProgress() {} })).toMatchObject({ kind: "result" });
+  expect(getEventListeners(turn.signal, "abort")).toHaveLength(0);
+  expect(cancels).toEqual(["stop", "stop"]);
+});
+
+it("hands the progress the connection routes to it to the execute waiting now, and none once the call has ended", async () => {
+  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  const heard: ToolProgress[] = [];
+  const waiting = call.next({ signal: new AbortController().signal, onProgress: (progress) => heard.push(progress) });
+  call.progress({ progress: 1, total: 2 });
+  call.succeeded({ content: [] });
+  await waiting;
+  call.progress({ progress: 2, total: 2 });
+  expect(heard).toEqual([{ progress: 1, total: 2 }]);
 });

@@ -1,4 +1,4 @@
-import type { ToolProgress } from "@weft/sdk";
+import type { AbortFanout, ToolProgress } from "@weft/sdk";
 import type { CallResult } from "./flatten-result.js";
 import type { HeldElicitation } from "./elicitation-bridge.js";
 import type { Quiet, QuietClock } from "./quiet-clock.js";
@@ -9,9 +9,23 @@ export type CallOutcome =
   | { kind: "failed"; error: unknown; timedOut: boolean }
   | { kind: "elicitation"; elicitation: HeldElicitation };
 
-export interface CallStarter {
-  (options: { signal: AbortSignal; onprogress: (progress: ToolProgress) => void }): Promise<CallResult>;
+/** Where a `tools/call` request reports its end: straight to its call, no promise in between. */
+export interface CallEnd {
+  succeeded(result: CallResult): void;
+  failed(error: unknown): void;
 }
+
+/**
+ * A `tools/call` on its way, as the call can call it off (the server hears a `notifications/cancelled` or
+ * the SDK's own cancel; nothing happens once it has ended). weft's own exchange cancels by itself, so only
+ * the SDK's paths make an AbortController for a call.
+ */
+export interface SentCall {
+  cancel(reason: unknown): void;
+}
+
+/** Sends the call's request, which reports its end to `call`, and what it hears on the way (an MCP task's statuses). */
+export type CallStarter = (call: InFlightCall) => SentCall;
 
 /** What one `next` call listens to: the caller's signal and progress callback of that execute. */
 export interface CallWatcher {
@@ -27,30 +41,32 @@ export interface CallWatcher {
  *
  * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
  * runs once it has ended, whoever is listening. The quiet-time ceiling is watched by the connection's
- * `QuietClock`, one timer for all its calls.
+ * `QuietClock`, one timer for all its calls. The call follows the waiting execute's signal through the
+ * connection's `AbortFanout` (the calls of a round share their signal: one listener on it for all of
+ * them) and hears the progress the connection routes to it (`progress`): following an execute makes no
+ * closure and no listener of its own.
  */
-export class InFlightCall implements Quiet {
-  readonly #controller = new AbortController();
+export class InFlightCall implements Quiet, CallEnd {
+  readonly #sent: SentCall;
   readonly #quietMs: number;
   readonly #clock: QuietClock;
+  readonly #aborts: AbortFanout;
   readonly #onFinished: () => void;
   #outcome: CallOutcome | undefined;
-  /** The `next` waiting now, for the call's end or its next question. */
+  /** The `next` waiting now, for the call's end or its next question, and what it listens to. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
+  #watcher: CallWatcher | undefined;
   readonly #unclaimed: HeldElicitation[] = [];
-  #onProgress: ((progress: ToolProgress) => void) | undefined;
   #quietUntil = Number.POSITIVE_INFINITY;
   #unanswered = 0;
   #timedOut = false;
 
-  constructor(start: CallStarter, quietMs: number, clock: QuietClock, onFinished: () => void) {
+  constructor(start: CallStarter, quietMs: number, clock: QuietClock, aborts: AbortFanout, onFinished: () => void) {
     this.#quietMs = quietMs;
     this.#clock = clock;
+    this.#aborts = aborts;
     this.#onFinished = onFinished;
-    start({ signal: this.#controller.signal, onprogress: (progress) => this.#progress(progress) }).then(
-      (result) => this.#settle({ kind: "result", result }),
-      (error: unknown) => this.#settle({ kind: "failed", error, timedOut: this.#timedOut }),
-    );
+    this.#sent = start(this);
     this.#arm();
   }
 
@@ -73,26 +89,25 @@ export class InFlightCall implements Quiet {
     const queued = this.#unclaimed.shift();
     if (queued) return Promise.resolve({ kind: "elicitation", elicitation: queued });
     const { signal } = watcher;
-    const abort = () => this.cancel(signal.reason);
-    if (signal.aborted) abort();
+    if (signal.aborted) this.cancel(signal.reason);
     if (this.#outcome) return Promise.resolve(this.#outcome);
     return new Promise<CallOutcome>((resolve) => {
-      this.#onProgress = watcher.onProgress;
-      this.#waiter = (outcome) => {
-        this.#waiter = undefined;
-        this.#onProgress = undefined;
-        signal.removeEventListener("abort", abort);
-        resolve(outcome);
-      };
-      signal.addEventListener("abort", abort, { once: true });
+      this.#waiter = resolve;
+      this.#watcher = watcher;
+      if (!signal.aborted) this.#aborts.follow(signal, this);
     });
+  }
+
+  /** The waiting execute's signal aborted: the call is cancelled with its reason. */
+  handleEvent(): void {
+    if (this.#watcher) this.cancel(this.#watcher.signal.reason);
   }
 
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
     this.#clock.unwatch(this);
-    if (this.#waiter) this.#waiter({ kind: "elicitation", elicitation });
+    if (this.#waiter) this.#tell({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
 
@@ -102,21 +117,42 @@ export class InFlightCall implements Quiet {
     if (this.#unanswered === 0) this.#arm();
   }
 
-  /** Sends `notifications/cancelled` and fails the call. */
-  cancel(reason?: unknown): void {
-    this.#controller.abort(reason);
+  /** A progress notification of this call: the quiet time starts again, and the waiting execute hears it. */
+  progress(progress: ToolProgress): void {
+    if (this.#outcome) return;
+    if (this.#unanswered === 0) this.#arm();
+    this.#watcher?.onProgress(progress);
   }
 
+  /** Sends `notifications/cancelled` and fails the call. */
+  cancel(reason?: unknown): void {
+    this.#sent.cancel(reason);
+  }
+
+  succeeded(result: CallResult): void {
+    this.#settle({ kind: "result", result });
+  }
+
+  failed(error: unknown): void {
+    this.#settle({ kind: "failed", error, timedOut: this.#timedOut });
+  }
+
+  /** The call's end; the first one counts. */
   #settle(outcome: CallOutcome): void {
+    if (this.#outcome) return;
     this.#outcome = outcome;
     this.#clock.unwatch(this);
     this.#onFinished();
-    this.#waiter?.(outcome);
+    if (this.#waiter) this.#tell(outcome);
   }
 
-  #progress(progress: ToolProgress): void {
-    if (this.#unanswered === 0) this.#arm();
-    this.#onProgress?.(progress);
+  /** Hands `outcome` to the waiting `next`, which stops listening. */
+  #tell(outcome: CallOutcome): void {
+    const waiter = this.#waiter;
+    if (this.#watcher) this.#aborts.unfollow(this.#watcher.signal, this);
+    this.#waiter = undefined;
+    this.#watcher = undefined;
+    waiter?.(outcome);
   }
 
   /** The clock's word that the ceiling passed: the call is cancelled as timed out. */

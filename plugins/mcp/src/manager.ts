@@ -57,8 +57,8 @@ export interface ManagerOptions {
   elicitationTimeoutMs?: number;
   /** How remote servers whose session was lost are reconnected. */
   reconnect?: Partial<ReconnectPolicy>;
-  /** Headers for the requests of one call (W3C trace context, from the `traceContext` service). */
-  callHeaders?(call: { sessionId?: string; callId: string }): Record<string, string>;
+  /** Headers for the requests of one call (W3C trace context, from the `traceContext` service); undefined when nothing traces it. */
+  callHeaders?(call: Pick<ToolContext, "session" | "callId">): Record<string, string> | undefined;
   /** Headers for one MCP request, by its `mcp.request` key (its own span's trace context). */
   requestHeaders?(key: string): Record<string, string>;
   /** The host's resolver: asked for OAuth sign-ins (`pending` kind `authorization`). */
@@ -571,10 +571,11 @@ export class Manager implements McpHost {
       // The quiet-time ceiling (`toolTimeout`) restarts on progress; `callTimeout` is the hard bound the
       // execute path holds the call to: at `ctx.deadline` it is cancelled on the server and says so.
       timeoutMs: spec.callTimeoutMs,
-      execute: (args, ctx) =>
-        withCallHeaders(this.#options.callHeaders?.({ sessionId: ctx.session?.id, callId: ctx.callId }) ?? {}, () =>
-          this.#call(entry, connection, tool.name, args, ctx, shape),
-        ),
+      execute: (args, ctx) => {
+        const run = (): Promise<ToolResult> => this.#call(entry, connection, tool.name, args, ctx, shape);
+        const headers = this.#options.callHeaders?.(ctx);
+        return headers ? withCallHeaders(headers, run) : run();
+      },
     };
   }
 
@@ -729,7 +730,7 @@ export function mcpManager(api: PluginApi, options: Pick<ManagerOptions, "env" |
     observed: () => api.observed(),
     baseDir: api.baseDir,
     waitFor: api.waitFor,
-    callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers(call) : {}),
+    callHeaders: (call) => (api.has("traceContext") ? api.need("traceContext").headers({ sessionId: call.session?.id, callId: call.callId }) : undefined),
     requestHeaders: (key) => (api.has("traceContext") ? api.need("traceContext").requestHeaders(key) : {}),
   });
 }

@@ -3,6 +3,7 @@ import { isRecord } from "@weft/sdk";
 import type { InputRequiredResult, JSONRPCErrorResponse, JSONRPCMessage, JSONRPCRequest, JSONRPCResultResponse } from "@modelcontextprotocol/client";
 import { callResultProblem } from "./call-result-shape.js";
 import type { CallResult } from "./flatten-result.js";
+import type { CallEnd, SentCall } from "./in-flight-call.js";
 
 type Response = JSONRPCResultResponse | JSONRPCErrorResponse;
 
@@ -33,8 +34,16 @@ export interface ToolCallParams {
  */
 export class McpClient extends Client {
   /** The `tools/call` exchanges in flight, by their ids. */
-  readonly #toolCalls = new Map<string, (response: Response | Error) => void>();
+  readonly #toolCalls = new Map<string, OwnedToolCall>();
   #lastToolCall = 0;
+  /** An owned call's cancel, one function for all of them. */
+  readonly #cancelToolCall = (call: OwnedToolCall, reason: unknown): void => {
+    if (!this.#toolCalls.delete(call.id)) return;
+    this.notification({ method: "notifications/cancelled", params: { requestId: call.id, reason: String(reason) } }).catch((error: unknown) =>
+      this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
+    );
+    call.end.failed(asSdkError(reason));
+  };
 
   deliverResponse(response: Response): void {
     this._onresponse(response);
@@ -50,44 +59,25 @@ export class McpClient extends Client {
   }
 
   /**
-   * Sends `tools/call` and resolves with its result as it came (checked for the shape weft reads), or an
-   * `input_required` result as the SDK's manual mode hands it back. The signal's abort cancels it on the
-   * server; a close of the connection fails it.
+   * Sends `tools/call`; `end` hears its result as it came (checked for the shape weft reads), or an
+   * `input_required` result as the SDK's manual mode hands it back. Its cancel tells the server; a close
+   * of the connection fails it.
    */
-  sendToolCall(params: ToolCallParams, signal: AbortSignal): Promise<CallResult | InputRequiredResult> {
+  sendToolCall(params: ToolCallParams, end: CallEnd): SentCall {
+    const call = new OwnedToolCall(`weft-call:${++this.#lastToolCall}`, end, this.#cancelToolCall);
     const transport = this.transport;
-    if (!transport) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
-    if (signal.aborted) return Promise.reject(asSdkError(signal.reason));
-    const id = `weft-call:${++this.#lastToolCall}`;
+    if (!transport) {
+      call.end.failed(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+      return call;
+    }
     const envelope = this._outboundMetaEnvelope();
-    const request: JSONRPCRequest = { jsonrpc: "2.0", id, method: "tools/call", params: envelope ? { ...params, _meta: { ...envelope, ...params._meta } } : params };
-    return new Promise((resolve, reject) => {
-      const cancel = () => {
-        this.#toolCalls.delete(id);
-        this.notification({ method: "notifications/cancelled", params: { requestId: id, reason: String(signal.reason) } }).catch((error: unknown) =>
-          this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
-        );
-        reject(asSdkError(signal.reason));
-      };
-      this.#toolCalls.set(id, (response) => {
-        signal.removeEventListener("abort", cancel);
-        if (response instanceof Error) reject(response);
-        else if ("error" in response) reject(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
-        else {
-          try {
-            resolve(this.#decode(response.result));
-          } catch (error) {
-            reject(error);
-          }
-        }
-      });
-      signal.addEventListener("abort", cancel, { once: true });
-      transport.send(request).catch((error: unknown) => {
-        this.#toolCalls.delete(id);
-        signal.removeEventListener("abort", cancel);
-        reject(error);
-      });
+    const request: JSONRPCRequest = { jsonrpc: "2.0", id: call.id, method: "tools/call", params: envelope ? { ...params, _meta: { ...envelope, ...params._meta } } : params };
+    this.#toolCalls.set(call.id, call);
+    transport.send(request).catch((error: unknown) => {
+      this.#toolCalls.delete(call.id);
+      call.end.failed(error);
     });
+    return call;
   }
 
   /** The era's reading of a result, then weft's shape check; throws what the SDK's `request` rejected with. */
@@ -104,13 +94,21 @@ export class McpClient extends Client {
   }
 
   protected override _onresponse(response: Response): void {
-    const answer = typeof response.id === "string" ? this.#toolCalls.get(response.id) : undefined;
-    if (!answer) {
+    const call = typeof response.id === "string" ? this.#toolCalls.get(response.id) : undefined;
+    if (!call) {
       super._onresponse(response);
       return;
     }
-    this.#toolCalls.delete(response.id as string);
-    answer(response);
+    this.#toolCalls.delete(call.id);
+    if ("error" in response) {
+      call.end.failed(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
+      return;
+    }
+    try {
+      call.end.succeeded(this.#decode(response.result));
+    } catch (error) {
+      call.end.failed(error);
+    }
   }
 
   protected override _onclose(): void {
@@ -120,8 +118,21 @@ export class McpClient extends Client {
       super._onclose();
     } finally {
       const closed = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
-      for (const answer of calls) answer(closed);
+      for (const call of calls) call.end.failed(closed);
     }
+  }
+}
+
+/** One `tools/call` of weft's own exchange: ended by its response, a failed send, the close, or its cancel. */
+class OwnedToolCall implements SentCall {
+  constructor(
+    readonly id: string,
+    readonly end: CallEnd,
+    private readonly onCancel: (call: OwnedToolCall, reason: unknown) => void,
+  ) {}
+
+  cancel(reason: unknown): void {
+    this.onCancel(this, reason);
   }
 }
 

@@ -1,14 +1,14 @@
 import { ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, UnauthorizedError, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import type { ClientCapabilities, McpSubscription, Tool as McpTool, ServerCapabilities, SubscriptionFilter, Transport } from "@modelcontextprotocol/client";
-import { WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
-import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolProgress, ToolResult } from "@weft/sdk";
+import { AbortFanout, WeftError, deadlinePassed, errorMessage, errorResult } from "@weft/sdk";
+import type { Logger, McpCompletion, McpCompletionRequest, McpResourceTemplate, McpPrompt, McpPromptResult, McpResource, McpResourceContents, ToolContext, ToolResult } from "@weft/sdk";
 import { childEnvironment } from "./child-env.js";
 import type { McpLogLevel, ServerTransport } from "./config.js";
 import { routeNotices, type ServerNotice } from "./server-notices.js";
 import { ElicitationBridge, elicitResult, pendingRequest, urlRequiredRequest, type ElicitationTicket } from "./elicitation-bridge.js";
 import { callResultShape } from "./call-result-shape.js";
 import { flattenBlock, toToolResult, type ContentBlock } from "./flatten-result.js";
-import { InFlightCall, type CallOutcome } from "./in-flight-call.js";
+import { InFlightCall, type CallOutcome, type SentCall } from "./in-flight-call.js";
 import { describeHandshakeFailure } from "./handshake-failure.js";
 import { answerRound, isInputRequired, openRound, roundRequest, type InputRound, type RoundTicket } from "./input-round.js";
 import type { AuthorizationRequest, WeftOAuthProvider } from "./oauth-provider.js";
@@ -19,7 +19,7 @@ import { limitResult } from "./result-limit.js";
 import { StreamAttribution } from "./stream-attribution.js";
 import { callAsTask } from "./task-call.js";
 import { reportRequests, type RequestReporting } from "./request-reports.js";
-import { McpClient, responseOf } from "./mcp-client.js";
+import { McpClient, responseOf, type ToolCallParams } from "./mcp-client.js";
 
 /** The client weft introduces itself as. */
 export const CLIENT_INFO = { name: "weft", version: "0.1.0" };
@@ -128,15 +128,17 @@ export class ServerConnection {
   readonly #subscribed = new Set<string>();
   /** Refetches the tool list when its `ttlMs` cache hint runs out. */
   #toolsExpiry: NodeJS.Timeout | undefined;
-  /** Progress callbacks of the calls in flight, by the progressToken we sent. */
-  readonly #progress = new Map<string, (progress: ToolProgress) => void>();
+  /** The calls in flight, oldest first, by the progressToken each was sent with. */
+  readonly #calls = new Map<string, InFlightCall>();
   /** The quiet-time ceilings of the calls in flight. */
   readonly #quiet = new QuietClock();
+  /** The signals of the executes waiting for calls in flight, one listener each. */
+  readonly #aborts = new AbortFanout();
   #nextToken = 0;
 
   private constructor(options: ConnectionOptions) {
     this.#options = options;
-    this.#bridge = new ElicitationBridge(options.elicitationTimeoutMs);
+    this.#bridge = new ElicitationBridge(options.elicitationTimeoutMs, this.#calls);
   }
 
   /**
@@ -263,11 +265,11 @@ export class ServerConnection {
       if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
       call = this.#start(tool, args, shape);
     }
-    let outcome = await call.next({ signal: ctx.signal, onProgress: ctx.onProgress });
+    let outcome = await call.next(ctx);
     // A round that carries only the server's state (no question) is sent back at once.
     for (let rounds = 1; outcome.kind === "result" && isInputRequired(outcome.result) && !outcome.result.inputRequests; rounds++) {
       if (rounds > MAX_STATE_ROUNDS) return errorResult(`MCP server "${server}" asked for ${tool} to be sent again ${MAX_STATE_ROUNDS} times without asking anything; weft stopped`, { server, tool });
-      outcome = await this.#start(tool, args, shape, { inputResponses: {}, requestState: outcome.result.requestState }).next({ signal: ctx.signal, onProgress: ctx.onProgress });
+      outcome = await this.#start(tool, args, shape, { inputResponses: {}, requestState: outcome.result.requestState }).next(ctx);
     }
     const signInNeeded = outcome.kind === "failed" ? this.#signInNeeded(outcome.error) : undefined;
     if (signInNeeded && !signedIn && !ctx.answer) {
@@ -294,27 +296,34 @@ export class ServerConnection {
    */
   #start(tool: string, args: Record<string, unknown>, shape: CallShape, retry?: { inputResponses: Record<string, unknown>; requestState?: string }): InFlightCall {
     const progressToken = `weft-${++this.#nextToken}`;
-    const started = new InFlightCall(
-      ({ signal, onprogress }) => {
-        this.#progress.set(progressToken, onprogress);
-        // Not `callTool`: weft checks structuredContent against the outputSchema itself, and a mismatch is
-        // a warning the model's result carries, where `callTool` would fail the call. weft reads and checks
-        // the result itself (`callResultShape`), and an `input_required` answer comes back as it is: weft
-        // asks its host between turns.
-        const params = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
-        if (shape.asTask) return callAsTask(this.#client, params, { signal, onprogress, requestTimeoutMs: this.#options.requestTimeoutMs });
-        if (this.#client.sendsToolCalls) return this.#client.sendToolCall(params, signal);
-        return this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
-      },
-      this.#options.toolTimeoutMs,
-      this.#quiet,
-      () => {
-        this.#progress.delete(progressToken);
-        this.#bridge.untrack(started);
-      },
+    const params: ToolCallParams = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
+    const start = (call: InFlightCall): SentCall => {
+      // In the map before the request goes out: its progress (or an end at once) finds it there.
+      this.#calls.set(progressToken, call);
+      return this.#send(params, shape, call);
+    };
+    return new InFlightCall(start, this.#options.toolTimeoutMs, this.#quiet, this.#aborts, () => this.#calls.delete(progressToken));
+  }
+
+  /**
+   * Sends a call's `tools/call`: weft's own exchange wherever it can carry the call, the SDK's request (or an
+   * MCP task) elsewhere; only those follow a signal. Not `callTool`: weft checks structuredContent against
+   * the outputSchema itself, and a mismatch is a warning the model's result carries, where `callTool` would
+   * fail the call. weft reads and checks the result itself (`callResultShape`), and an `input_required`
+   * answer comes back as it is: weft asks its host between turns.
+   */
+  #send(params: ToolCallParams, shape: CallShape, call: InFlightCall): SentCall {
+    if (!shape.asTask && this.#client.sendsToolCalls) return this.#client.sendToolCall(params, call);
+    const controller = new AbortController();
+    const { signal } = controller;
+    const result = shape.asTask
+      ? callAsTask(this.#client, params, { signal, onprogress: (progress) => call.progress(progress), requestTimeoutMs: this.#options.requestTimeoutMs })
+      : this.#client.request({ method: "tools/call", params }, callResultShape, { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true });
+    result.then(
+      (answer) => call.succeeded(answer),
+      (error: unknown) => call.failed(error),
     );
-    this.#bridge.track(started, progressToken);
-    return started;
+    return { cancel: (reason) => controller.abort(reason) };
   }
 
   /** The pending result for a round's current question. */
@@ -556,9 +565,9 @@ export class ServerConnection {
       }
       if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
         const { progressToken, progress, total, message: text } = (message.params ?? {}) as { progressToken?: unknown; progress: number; total?: number; message?: string };
-        const report = this.#progress.get(String(progressToken));
-        if (report) {
-          report(defined({ progress, total, message: text }));
+        const call = this.#calls.get(String(progressToken));
+        if (call) {
+          call.progress(defined({ progress, total, message: text }));
           return;
         }
       }
