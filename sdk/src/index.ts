@@ -42,5 +42,6 @@ export * from "./partial-json.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";
 export { YAML_VERSION } from "./yaml-version.js";
+export { TYPEBOX_VERSION } from "./typebox-version.js";
 export type { TraceContext } from "./trace-context.js";
 export { callHeaders, withCallHeaders } from "./call-headers.js";
