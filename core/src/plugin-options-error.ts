@@ -1,6 +1,7 @@
 import { WeftError } from "@weft/sdk";
 import { Value } from "@weft/sdk/typebox-lite";
 import type { TSchema } from "typebox";
+import { checkKey, notePass, passedBefore } from "./passed-checks.js";
 
 export interface OptionProblem {
   /** JSON pointer into the plugin's options, e.g. `/root`. */
@@ -21,8 +22,16 @@ export class PluginOptionsError extends WeftError {
   }
 }
 
-/** Where `value` fails `schema`. A passing value (every start of a valid project) skips typebox's error walk. */
+/**
+ * Where `value` fails `schema`. A passing value (every start of a valid project) skips typebox's error
+ * walk, and a check that passed before (passed-checks.ts) is not run again.
+ */
 export function optionProblems(schema: TSchema, value: unknown): OptionProblem[] {
-  if (Value.Check(schema, value)) return [];
+  const key = checkKey(schema, value);
+  if (key !== undefined && passedBefore(key)) return [];
+  if (Value.Check(schema, value)) {
+    if (key !== undefined) notePass(key);
+    return [];
+  }
   return [...Value.Errors(schema, value)].map((error) => ({ path: error.instancePath, message: error.message }));
 }

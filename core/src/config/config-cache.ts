@@ -19,8 +19,9 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.WEFT_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "weft");
 }
 
-function entryFile(file: string, env: NodeJS.ProcessEnv): string {
-  return path.join(cacheDir(env), "config", `${pathHash(file)}.json`);
+/** The file of `file`'s entry in one of the cache's folders (`config`, `checks`). */
+export function cacheEntryFile(folder: string, file: string, env: NodeJS.ProcessEnv): string {
+  return path.join(cacheDir(env), folder, `${pathHash(file)}.json`);
 }
 
 /**
@@ -38,7 +39,7 @@ function pathHash(file: string): string {
 export async function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): Promise<ParsedConfig | undefined> {
   let entry: unknown;
   try {
-    entry = JSON.parse(await readFile(entryFile(file, env), "utf8"));
+    entry = JSON.parse(await readFile(cacheEntryFile("config", file, env), "utf8"));
   } catch {
     // None yet, unreadable or cut short: the file is parsed, and the entry written again.
     return undefined;
@@ -51,12 +52,15 @@ export async function readCachedConfig(file: string, text: string, env: NodeJS.P
 export async function writeCachedConfig(file: string, text: string, parsed: ParsedConfig, env: NodeJS.ProcessEnv): Promise<void> {
   // JSON keeps what YAML's core schema gives but `.inf`, `.nan` and -0: such a config is parsed each time.
   if (!isJson(parsed.value)) return;
-  const target = entryFile(file, env);
+  await writeCacheEntry(cacheEntryFile("config", file, env), { parser: PARSER, file, text, ...parsed });
+}
+
+/** Writes a cache entry whole, then renames it into place, so a reader never sees half of one; best effort. */
+export async function writeCacheEntry(target: string, entry: object): Promise<void> {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    // Written whole then renamed, so a reader never sees half an entry.
-    await writeFile(temporary, JSON.stringify({ parser: PARSER, file, text, ...parsed }), { mode: 0o600 });
+    await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
     await rename(temporary, target);
   } catch {
     // Not cached; nothing else depends on it.

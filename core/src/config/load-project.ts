@@ -9,6 +9,7 @@ import { pointerToPath } from "./json-pointer.js";
 import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
+import { keepPassedChecks, recallPassedChecks } from "./check-cache.js";
 import { pluginCandidates } from "./plugin-resolver.js";
 import { PROJECT_OPTIONS, parseProjectConfig, type ProjectConfig } from "./project-config.js";
 
@@ -46,9 +47,12 @@ export interface Project {
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const file = findConfigFile(options.cwd ?? process.cwd(), options.config);
   const dir = path.dirname(file);
+  // Read beside the config: the option checks its last start passed are not run again (check-cache.ts).
+  const recalling = recallPassedChecks(file, process.env);
   const doc = await readDocument(file);
   const config = parseProjectConfig(doc);
   if (options.trust !== true) await ensureProjectTrusted(file, config, options.trust);
+  const recalled = await recalling;
   const toolkit = await createToolkit(
     {
       baseDir: dir,
@@ -68,6 +72,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
     // A project lists the built-ins it wants; a library's createToolkit has them on by default.
     { locate: (spec, error) => locate(doc, spec, error), defaults: false, ownOptions: PROJECT_OPTIONS },
   );
+  await keepPassedChecks(file, recalled, process.env);
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
 }
 
