@@ -73,6 +73,25 @@ describe("the cache of passed option checks", () => {
     ]);
   });
 
+  it("never writes down a check whose value holds a ${VAR} from the environment", async () => {
+    process.env.WEFT_TEST_CHECK_SECRET = "sk-check-cache-secret-1234";
+    try {
+      const config = 'plugins:\n  - ./keys.js: { key: "${WEFT_TEST_CHECK_SECRET}" }\n  - ./levels.js: { level: 1 }\n';
+      writeFileSync(path.join(dir, "keys.js"), PLUGIN.replace('"levels"', '"keys"').replace('level: { type: "integer", maximum: 5 }', 'key: { type: "string" }'));
+      expect(await start(config)).toEqual({ checks: 2 });
+      // The levels check is kept; the one holding the secret runs at every start.
+      expect(await start(config)).toEqual({ checks: 1 });
+      const [entry = ""] = entryFiles();
+      const text = readFileSync(entry, "utf8");
+      expect(text).not.toContain("sk-check-cache-secret-1234");
+      expect((JSON.parse(text) as { passed: string[] }).passed).toEqual([
+        '[{"type":"object","properties":{"level":{"type":"integer","maximum":5}}},{"level":1}]',
+      ]);
+    } finally {
+      delete process.env.WEFT_TEST_CHECK_SECRET;
+    }
+  });
+
   it("ignores a corrupt entry or one of another typebox, and starts when the cache cannot be written", async () => {
     const config = "plugins:\n  - ./levels.js: { level: 3 }\n";
     expect(await start(config)).toEqual({ checks: 1 });

@@ -26,9 +26,15 @@ export async function recallPassedChecks(file: string, env: NodeJS.ProcessEnv): 
   return passed;
 }
 
-/** Keeps the checks this start passed for `file`'s next one, when they are not what `recalled` already held. */
-export async function keepPassedChecks(file: string, recalled: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const passed = usedPasses();
+/**
+ * Keeps the checks this start passed for `file`'s next one, when they are not what `recalled` already
+ * held. A check whose value holds one of `secrets` (the values `${VAR}` took from the environment, which
+ * the config cache never writes down either) is not kept: it runs at every start.
+ */
+export async function keepPassedChecks(file: string, recalled: string[], secrets: ReadonlySet<string>, env: NodeJS.ProcessEnv): Promise<void> {
+  // As a key's JSON holds them.
+  const written = [...secrets].map((secret) => JSON.stringify(secret).slice(1, -1));
+  const passed = usedPasses().filter((key) => !written.some((secret) => key.includes(secret)));
   const known = new Set(recalled);
   if (passed.length === known.size && passed.every((key) => known.has(key))) return;
   await writeCacheEntry(cacheEntryFile("checks", file, env), { checker: CHECKER, file, passed });

@@ -72,7 +72,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
     // A project lists the built-ins it wants; a library's createToolkit has them on by default.
     { locate: (spec, error) => locate(doc, spec, error), defaults: false, ownOptions: PROJECT_OPTIONS },
   );
-  await keepPassedChecks(file, recalled, process.env);
+  await keepPassedChecks(file, recalled, doc.expandedValues, process.env);
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
 }
 
