@@ -73,10 +73,10 @@ describe("the cache of passed option checks", () => {
     ]);
   });
 
-  it("never writes down a check whose value holds a ${VAR} from the environment", async () => {
+  it("never writes down a check whose value holds what a variable of the environment expanded to", async () => {
     process.env.WEFT_TEST_CHECK_SECRET = "sk-check-cache-secret-1234";
     try {
-      const config = 'plugins:\n  - ./keys.js: { key: "${WEFT_TEST_CHECK_SECRET}" }\n  - ./levels.js: { level: 1 }\n';
+      const config = `plugins:\n  - ./keys.js: { key: "\${WEFT_TEST_CHECK_SECRET}" }\n  - ./levels.js: { level: 1 }\n`;
       writeFileSync(path.join(dir, "keys.js"), PLUGIN.replace('"levels"', '"keys"').replace('level: { type: "integer", maximum: 5 }', 'key: { type: "string" }'));
       expect(await start(config)).toEqual({ checks: 2 });
       // The levels check is kept; the one holding the secret runs at every start.
