@@ -1,5 +1,4 @@
 import { WeftError } from "@weft/sdk";
-import { Value } from "@weft/sdk/typebox-lite";
 import type { TSchema } from "typebox";
 import { checkKey, notePass, passedBefore } from "./passed-checks.js";
 
@@ -24,11 +23,13 @@ export class PluginOptionsError extends WeftError {
 
 /**
  * Where `value` fails `schema`. A passing value (every start of a valid project) skips typebox's error
- * walk, and a check that passed before (passed-checks.ts) is not run again.
+ * walk, and a check that passed before (passed-checks.ts) is not run again, nor is typebox's checker
+ * (130 KB, ~7 ms of a start) loaded for it: it loads with the first check that runs.
  */
-export function optionProblems(schema: TSchema, value: unknown): OptionProblem[] {
+export async function optionProblems(schema: TSchema, value: unknown): Promise<OptionProblem[]> {
   const key = checkKey(schema, value);
   if (key !== undefined && passedBefore(key)) return [];
+  const { Value } = await import("@weft/sdk/typebox-lite");
   if (Value.Check(schema, value)) {
     if (key !== undefined) notePass(key);
     return [];

@@ -67,8 +67,8 @@ describe("the cache of passed option checks", () => {
     // A plugin edited between two starts is cli/src/check-cache.test.ts's (a process imports a module once).
     const { optionProblems } = await import("../plugin-options-error.js");
     const value = { level: 3 };
-    expect(optionProblems({ type: "object", properties: { level: { type: "integer", maximum: 5 } } } as never, value)).toEqual([]);
-    expect(optionProblems({ type: "object", properties: { level: { type: "integer", maximum: 2 } } } as never, value)).toEqual([
+    expect(await optionProblems({ type: "object", properties: { level: { type: "integer", maximum: 5 } } } as never, value)).toEqual([]);
+    expect(await optionProblems({ type: "object", properties: { level: { type: "integer", maximum: 2 } } } as never, value)).toEqual([
       { path: "/level", message: "must be <= 2" },
     ]);
   });
@@ -140,8 +140,8 @@ describe("checkKey", () => {
       runs++;
       return value > 0;
     });
-    expect(optionProblems(schema, 3)).toEqual([]);
-    expect(optionProblems(schema, 3)).toEqual([]);
+    expect(await optionProblems(schema, 3)).toEqual([]);
+    expect(await optionProblems(schema, 3)).toEqual([]);
     expect(runs).toBeGreaterThanOrEqual(2);
   });
 });

@@ -128,8 +128,8 @@ async function consumersOf(
   );
 }
 
-function checkValue(key: string, plugin: AnyPlugin, declared: AnyConfigKey, value: unknown): never {
-  const problems = optionProblems(declared.schema, value);
+async function checkValue(key: string, plugin: AnyPlugin, declared: AnyConfigKey, value: unknown): Promise<never> {
+  const problems = await optionProblems(declared.schema, value);
   if (problems.length > 0) throw new PluginOptionsError(`the "${key}" key of ${plugin.meta.name}`, problems);
   return value as never;
 }
