@@ -4,7 +4,7 @@ import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import { UnknownKeyError } from "../toolkit/plugin-plan.js";
 import type { PluginSpec } from "../toolkit/toolkit-options.js";
-import type { ConfigDocument } from "./config-document.js";
+import { ConfigDocument } from "./config-document.js";
 import { pointerToPath } from "./json-pointer.js";
 import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
@@ -81,9 +81,9 @@ export async function readProjectConfig(file: string): Promise<ProjectConfig> {
   return parseProjectConfig(await readDocument(file));
 }
 
-// The config reader (and yaml, when the text is not cached) loads with the first read, not with every import of @weft/core.
-async function readDocument(file: string): Promise<ConfigDocument> {
-  const { ConfigDocument } = await import("./config-document.js");
+// yaml loads with the first read of a text the config cache does not hold, not with every import of @weft/core.
+// The reader itself (4 KB) comes with core: a chunk of its own cost `weft tools` a file and a resolution of @weft/sdk.
+function readDocument(file: string): Promise<ConfigDocument> {
   return ConfigDocument.read(file);
 }
 
