@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { TYPEBOX_VERSION, isRecord } from "@weft/sdk";
 import { rememberPasses, usedPasses } from "../passed-checks.js";
 import { cacheEntryFile, writeCacheEntry } from "./config-cache.js";
@@ -12,10 +12,10 @@ const FORMAT = 1;
 const CHECKER = `${FORMAT} typebox ${TYPEBOX_VERSION}`;
 
 /** Makes the checks `file`'s last start passed count as passed; returns them, for `keepPassedChecks`. */
-export async function recallPassedChecks(file: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+export function recallPassedChecks(file: string, env: NodeJS.ProcessEnv): string[] {
   let entry: unknown;
   try {
-    entry = JSON.parse(await readFile(cacheEntryFile("checks", file, env), "utf8"));
+    entry = JSON.parse(readFileSync(cacheEntryFile("checks", file, env), "utf8"));
   } catch {
     // None yet, unreadable or cut short: every check runs, and the entry is written again.
     return [];

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { YAML_VERSION, isRecord } from "@weft/sdk";
@@ -36,10 +37,10 @@ function pathHash(file: string): string {
 }
 
 /** The parse of `text` kept for `file`, when the entry was made from this exact text. */
-export async function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): Promise<ParsedConfig | undefined> {
+export function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): ParsedConfig | undefined {
   let entry: unknown;
   try {
-    entry = JSON.parse(await readFile(cacheEntryFile("config", file, env), "utf8"));
+    entry = JSON.parse(readFileSync(cacheEntryFile("config", file, env), "utf8"));
   } catch {
     // None yet, unreadable or cut short: the file is parsed, and the entry written again.
     return undefined;

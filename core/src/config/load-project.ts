@@ -47,12 +47,11 @@ export interface Project {
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const file = findConfigFile(options.cwd ?? process.cwd(), options.config);
   const dir = path.dirname(file);
-  // Read beside the config: the option checks its last start passed are not run again (check-cache.ts).
-  const recalling = recallPassedChecks(file, process.env);
+  // The option checks the config's last start passed are not run again (check-cache.ts).
+  const recalled = recallPassedChecks(file, process.env);
   const doc = await readDocument(file);
   const config = parseProjectConfig(doc);
   if (options.trust !== true) await ensureProjectTrusted(file, config, options.trust);
-  const recalled = await recalling;
   const toolkit = await createToolkit(
     {
       baseDir: dir,
