@@ -20,10 +20,11 @@
 // nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each for
 // `weft tools`): such a chunk never brings another package or a built-in to an entry that did not load it.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { builtinModules, createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "rolldown";
+import { esmExternalRequirePlugin } from "rolldown/plugins";
 
 const { values } = parseArgs({
   options: {
@@ -103,6 +104,10 @@ function importsOnlyOwnFiles(id) {
   return own;
 }
 
+/** An import of another package; not a built-in, nor the module esmExternalRequirePlugin makes of a required one. */
+const isPackageImport = (specifier) =>
+  !specifier.startsWith(".") && !path.isAbsolute(specifier) && !isBuiltin(specifier) && !specifier.startsWith("builtin:esm-external-require-");
+
 /** Bundles `input`; an --alone entry other than these stays an import of its file. */
 async function bundle(input) {
   const own = new Set(Object.values(input));
@@ -113,8 +118,13 @@ async function bundle(input) {
     // What copied-in code is, for the code that depends on it (the sdk's YAML_VERSION).
     transform: { define: Object.fromEntries(inlined.map(({ name, version }) => [`__WEFT_INLINED_VERSION_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}__`, JSON.stringify(version)])) },
     logLevel: "warn",
-    external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
+    // Built-ins are left to rolldown (platform node keeps them external) and to esmExternalRequirePlugin below.
+    external: (specifier, importer) => isPackageImport(specifier) && !(importer && isInlined(specifier)),
     plugins: [
+      // A built-in an inlined CommonJS module requires (tapable's `util`) is imported as an ES module:
+      // rolldown's default, a `createRequire(import.meta.url)` run when the chunk loads, cost the start
+      // of `weft tools` ~1 ms (Node sets up its CommonJS loader for it).
+      esmExternalRequirePlugin({ external: [/^node:/, ...builtinModules] }),
       { name: "esm-builds", resolveId: (specifier) => esmBuilds.get(specifier) ?? null },
       {
         name: "alone-entries",
