@@ -38,5 +38,7 @@ describe("the modules a start of weft tools loads", () => {
     expect(second.stdout).toBe(first.stdout);
     expect(second.modules).toContain(`${new URL("../../sdk/dist/index.js", import.meta.url)}`);
     expect(second.modules.filter((url) => /typebox/.test(url))).toEqual([]);
+    // Nor a chunk of bundler helpers alone (what esmExternalRequirePlugin left in every package it ran for).
+    expect(second.modules.filter((url) => /rolldown-runtime/.test(url))).toEqual([]);
   });
 });
