@@ -11,8 +11,11 @@ const plugins = readdirSync(`${root}plugins`).map((name) => ({
 }));
 
 export default defineConfig({
-  // What the sdk's build defines for the yaml it copies in (scripts/bundle-dist.mjs).
-  define: { __WEFT_INLINED_VERSION_YAML__: JSON.stringify(JSON.parse(readFileSync(`${root}node_modules/yaml/package.json`, "utf8")).version) },
+  // What the sdk's build defines for the yaml and typebox it copies in (scripts/bundle-dist.mjs).
+  define: {
+    __WEFT_INLINED_VERSION_YAML__: JSON.stringify(JSON.parse(readFileSync(`${root}node_modules/yaml/package.json`, "utf8")).version),
+    __WEFT_INLINED_VERSION_TYPEBOX__: JSON.stringify(JSON.parse(readFileSync(`${root}node_modules/typebox/package.json`, "utf8")).version),
+  },
   resolve: {
     alias: [
       { find: /^@weft\/sdk\/testing$/, replacement: `${root}sdk/src/testing/index.ts` },

@@ -34,16 +34,26 @@ describe("bundled dist folders", () => {
     }
   });
 
-  it("sdk: the light typebox entry is bundled alone (--alone), and the root entry imports it, not the whole runtime", () => {
+  it("sdk: the typebox entries are bundled alone (--alone), and the root loads them when a value is first checked, not with itself", () => {
     const dist = path.join(root, "sdk", "dist");
     const lite = readFileSync(path.join(dist, "typebox-lite.js"), "utf8");
-    expect(lite).not.toMatch(/from\s*"\.{1,2}\//);
+    const full = readFileSync(path.join(dist, "typebox.js"), "utf8");
+    for (const entry of [lite, full]) expect(entry).not.toMatch(/from\s*"\.{1,2}\//);
+    expect(lite.length).toBeLessThan(full.length / 2);
+    // The root holds typebox's builders (its `Type`); the checker and the compiler load with schemaErrors's first check.
+    for (const file of readdirSync(dist).filter((name) => name.endsWith(".js") && !name.startsWith("typebox"))) {
+      expect(readFileSync(path.join(dist, file), "utf8"), file).not.toMatch(/from "\.\/typebox(-lite)?\.js"/);
+    }
     const index = readFileSync(path.join(dist, "index.js"), "utf8");
-    expect(index).toMatch(/from "\.\/typebox-lite\.js"/);
-    expect(index).not.toMatch(/from "\.\/typebox\.js"/);
-    expect(lite.length).toBeLessThan(readFileSync(path.join(dist, "typebox.js"), "utf8").length / 2);
-    // The compiler (schemaErrors) is loaded on the first check, not with the root.
+    expect(index).toMatch(/import\("\.\/typebox-lite\.js"\)/);
     expect(index).toMatch(/import\("\.\/typebox\.js"\)/);
+  });
+
+  it("core: the built-in tapable requires (util) is imported as an ES module, not through a createRequire run at load", () => {
+    const dist = path.join(root, "core", "dist");
+    const code = readdirSync(dist).filter((name) => name.endsWith(".js")).map((name) => readFileSync(path.join(dist, name), "utf8"));
+    for (const text of code) expect(text).not.toMatch(/createRequire\(import\.meta\.url\)/);
+    expect(code.some((text) => /^import \* as \w+ from "util";$/m.test(text))).toBe(true);
   });
 
   it.each(["core", "plugins/mcp"])("%s: no module imports the full typebox entry at load (the tool checks load the compiler when they first run)", (dir) => {

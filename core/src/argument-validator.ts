@@ -1,4 +1,4 @@
-import { echoed, schemaErrors, type ToolDescriptor } from "@weft/sdk";
+import { echoed, loadSchemaChecker, schemaCheckerLoaded, schemaErrors, type ToolDescriptor } from "@weft/sdk";
 
 /**
  * Validates tool arguments against the tool's JSON Schema with typebox (`schemaErrors`: interpreted until
@@ -6,7 +6,19 @@ import { echoed, schemaErrors, type ToolDescriptor } from "@weft/sdk";
  * Schema, so MCP, skill, A2A and native tools share one validator.
  */
 export class ArgumentValidator {
-  /** The problems with `args`, one line per failing path; empty when they are valid. */
+  /**
+   * Whether `problems` can run now. typebox's checker loads with the first call to validate (`load`), not
+   * with the sdk: a start that only lists tools never needs it.
+   */
+  get ready(): boolean {
+    return schemaCheckerLoaded();
+  }
+
+  load(): Promise<void> {
+    return loadSchemaChecker();
+  }
+
+  /** The problems with `args`, one line per failing path; empty when they are valid. Needs `ready`. */
   problems(tool: Pick<ToolDescriptor, "inputSchema">, args: Record<string, unknown>): string[] {
     // The path and message quote the model's own keys and values: capped, so a 10 MB property name is not echoed whole.
     return schemaErrors(tool.inputSchema, args).map((error) => `${echoed(error.instancePath || "(arguments)")}: ${echoed(error.message)}`);

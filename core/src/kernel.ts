@@ -335,7 +335,7 @@ async function resolveOptions(plugin: AnyPlugin, options: unknown): Promise<unkn
   const value = withDefaults(schema, options ?? {});
   const problems = [
     ...unknownOptions(schema, value),
-    ...optionProblems(plugin.options, value),
+    ...(await optionProblems(plugin.options, value)),
   ];
   if (problems.length > 0) throw new PluginOptionsError(plugin.meta.name, problems);
   return value;

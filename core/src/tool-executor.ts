@@ -80,6 +80,7 @@ export class ToolExecutor {
     if (runnableOf(call.tool)?.validateInput) {
       return this.#ownValidation(call).then((invalid) => invalid ?? this.#gateThenProceed(call, options, context));
     }
+    if (!this.#validator.ready) return this.#validator.load().then(() => this.#decide(call, options, context));
     return this.#invalidArguments(call.tool, call.arguments) ?? this.#gateThenProceed(call, options, context);
   }
 

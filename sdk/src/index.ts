@@ -42,5 +42,9 @@ export * from "./partial-json.js";
 export * from "./secret-redaction.js";
 export * from "./env-expansion.js";
 export { YAML_VERSION } from "./yaml-version.js";
+export { TYPEBOX_VERSION } from "./typebox-version.js";
 export type { TraceContext } from "./trace-context.js";
 export { callHeaders, withCallHeaders } from "./call-headers.js";
+// typebox's builders weft's packs make their schemas with (no checker: see typebox-builders.ts), here so
+// a pack imports one sdk entry; `@weft/sdk/typebox` has typebox's whole `Type`.
+export { Type } from "./typebox-builders.js";

@@ -15,15 +15,23 @@ export function newRunMarker(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 }
 
-/** Whether a sweep can see other processes' environments (Linux /proc). */
-const canSweep = (() => {
-  try {
-    readFileSync("/proc/self/environ");
-    return true;
-  } catch {
-    return false;
+let sweepable: boolean | undefined;
+
+/**
+ * Whether a sweep can see other processes' environments (Linux /proc). Asked at the first sweep, not
+ * when the sdk loads: every process importing it would read its own environment for nothing.
+ */
+function canSweep(): boolean {
+  if (sweepable === undefined) {
+    try {
+      readFileSync("/proc/self/environ");
+      sweepable = true;
+    } catch {
+      sweepable = false;
+    }
   }
-})();
+  return sweepable;
+}
 
 // A sweep repeats until a round finds nothing new; a process forking in a loop cannot outrun stopped parents.
 const MAX_ROUNDS = 50;
@@ -34,7 +42,7 @@ const MAX_ROUNDS = 50;
  * before they can fork again. Linux only; elsewhere it does nothing.
  */
 export function sweepMarkedProcesses(marker: string): number {
-  if (!canSweep) return 0;
+  if (!canSweep()) return 0;
   const needle = markerNeedle(marker);
   const found = new Set<number>();
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
@@ -54,7 +62,7 @@ export function sweepMarkedProcesses(marker: string): number {
  * not be killed (another user's setuid program, a process stuck in the kernel).
  */
 export async function markedSurvivors(marker: string, graceMs = 200): Promise<number[]> {
-  if (!canSweep) return [];
+  if (!canSweep()) return [];
   const needle = markerNeedle(marker);
   const deadline = performance.now() + graceMs;
   for (;;) {

@@ -1,7 +1,7 @@
 import type { TLocalizedValidationError } from "typebox/error";
 import type { TSchema } from "typebox";
 import type { Compile } from "./typebox.js";
-import { Value } from "./typebox-lite.js";
+import type { Value } from "./typebox-lite.js";
 
 type Validator = ReturnType<typeof Compile>;
 
@@ -12,30 +12,48 @@ type Validator = ReturnType<typeof Compile>;
 const compiled = new WeakMap<object, Validator>();
 
 /**
- * typebox's compiler lives in the full entry (421 KB, `./typebox.js`), which a start listing tools never
- * needs: it is loaded on the first check. Until it is there, values are checked by typebox's interpreter
- * (the light entry's `Value`), whose `Check` agrees with the compiled one; the errors are the same either
- * way (a validator's `Errors` is the interpreter's).
+ * typebox's checker is not loaded with the sdk: a start that lists tools checks no value, and the checker
+ * (the light entry's `Value`, 130 KB) would cost every start ~7 ms. `loadSchemaChecker` loads it; the
+ * compiler (the full entry, 421 KB, `./typebox.js`) loads behind it on the first check. Until the compiler
+ * is there, values are checked by the interpreter, whose `Check` agrees with the compiled one; the errors
+ * are the same either way (a validator's `Errors` is the interpreter's).
  */
+let interpreter: typeof Value | undefined;
+let checkerLoading: Promise<void> | undefined;
 let compile: typeof Compile | undefined;
-let loading: Promise<void> | undefined;
+let compilerLoading: Promise<void> | undefined;
+
+/** Loads typebox's checker once; `schemaErrors` can run once this has resolved. */
+export function loadSchemaChecker(): Promise<void> {
+  checkerLoading ??= import("./typebox-lite.js").then((lite) => {
+    interpreter = lite.Value;
+  });
+  return checkerLoading;
+}
+
+/** Whether `schemaErrors` can run now: `loadSchemaChecker` has resolved. */
+export function schemaCheckerLoaded(): boolean {
+  return interpreter !== undefined;
+}
 
 /** Loads typebox's compiler once (the first check starts it); the checks after it use compiled validators. */
 export function loadSchemaCompiler(): Promise<void> {
-  loading ??= import("./typebox.js").then((typebox) => {
+  compilerLoading ??= Promise.all([loadSchemaChecker(), import("./typebox.js")]).then(([, typebox]) => {
     compile = typebox.Compile;
   });
-  return loading;
+  return compilerLoading;
 }
 
 /**
  * Why `value` does not match the JSON Schema `schema`, one error per failing path; empty when it does.
+ * Needs the checker: call it once `loadSchemaChecker()` has resolved (it throws before, saying so).
  * Throws what typebox throws for a schema it cannot check with (an invalid `pattern`), on both paths.
  */
 export function schemaErrors(schema: object, value: unknown): TLocalizedValidationError[] {
+  if (!interpreter) throw new Error("schemaErrors: typebox's checker is not loaded; await loadSchemaChecker() first");
   const validator = validatorOf(schema);
-  if (validator ? validator.Check(value) : Value.Check(schema as TSchema, value)) return [];
-  return validator ? validator.Errors(value) : Value.Errors(schema as TSchema, value);
+  if (validator ? validator.Check(value) : interpreter.Check(schema as TSchema, value)) return [];
+  return validator ? validator.Errors(value) : interpreter.Errors(schema as TSchema, value);
 }
 
 function validatorOf(schema: object): Validator | undefined {

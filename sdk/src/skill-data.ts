@@ -1,4 +1,4 @@
-import { Type } from "./typebox-lite.js";
+import { Type } from "./typebox-builders.js";
 
 /** A skill given as data, with no filesystem: what `skills:` entries and skill providers hand over. */
 export interface SkillData {

@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 
 // node:crypto is required by the first name that needs a hash, not with the sdk: loading it costs
-// every process ~5 ms, and most never sanitize a name.
-const require = createRequire(import.meta.url);
+// every process ~5 ms, and most never sanitize a name. So is the require function made then: the
+// first `createRequire` of an ES module process sets up Node's CommonJS loader (~0.5 ms).
+let require: NodeJS.Require | undefined;
 
 const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;
@@ -22,6 +23,7 @@ export function validToolName(name: string): boolean {
 export function sanitizeToolName(name: string, taken?: Set<string>): string {
   let result = name.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
   if (result.length > MAX_LENGTH || taken?.has(result)) {
+    require ??= createRequire(import.meta.url);
     const { createHash } = require("node:crypto") as typeof import("node:crypto");
     const hash = createHash("sha256").update(name).digest("hex").slice(0, 6);
     result = `${result.slice(0, HASH_PREFIX_LENGTH)}_${hash}`;

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Static } from "typebox";
-import { Type } from "./typebox-lite.js";
+import { Type } from "./typebox-builders.js";
 import { defineConfigKey, type AnyConfigKey, type ConfigKeyContext } from "./config-key.js";
 import type { AnyTool } from "./tool.js";
 

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { BUILTINS_RANK, PLUGIN_API_VERSION, builtinSwitches, builtinsSchema, defineConfigKey, definePlugin } from "@weft/sdk";
+import { BUILTINS_RANK, PLUGIN_API_VERSION, builtinSwitches, builtinsSchema, defineConfigKey, definePlugin, Type } from "@weft/sdk";
 import { questionTool } from "./question.js";
 import { memoryTodoList } from "./todo-list.js";
 import { todowriteTool } from "./todowrite.js";

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult } from "@weft/sdk";
+import { defineTool, errorResult, Type } from "@weft/sdk";
 import type { Tool } from "@weft/sdk";
 
 const input = Type.Object({

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool } from "@weft/sdk";
+import { defineTool, Type } from "@weft/sdk";
 import type { Tool } from "@weft/sdk";
 import { renderTodos, type TodoList } from "./todo-list.js";
 

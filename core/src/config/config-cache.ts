@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { YAML_VERSION, isRecord } from "@weft/sdk";
@@ -19,8 +20,9 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.WEFT_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "weft");
 }
 
-function entryFile(file: string, env: NodeJS.ProcessEnv): string {
-  return path.join(cacheDir(env), "config", `${pathHash(file)}.json`);
+/** The file of `file`'s entry in one of the cache's folders (`config`, `checks`). */
+export function cacheEntryFile(folder: string, file: string, env: NodeJS.ProcessEnv): string {
+  return path.join(cacheDir(env), folder, `${pathHash(file)}.json`);
 }
 
 /**
@@ -35,10 +37,10 @@ function pathHash(file: string): string {
 }
 
 /** The parse of `text` kept for `file`, when the entry was made from this exact text. */
-export async function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): Promise<ParsedConfig | undefined> {
+export function readCachedConfig(file: string, text: string, env: NodeJS.ProcessEnv): ParsedConfig | undefined {
   let entry: unknown;
   try {
-    entry = JSON.parse(await readFile(entryFile(file, env), "utf8"));
+    entry = JSON.parse(readFileSync(cacheEntryFile("config", file, env), "utf8"));
   } catch {
     // None yet, unreadable or cut short: the file is parsed, and the entry written again.
     return undefined;
@@ -51,12 +53,15 @@ export async function readCachedConfig(file: string, text: string, env: NodeJS.P
 export async function writeCachedConfig(file: string, text: string, parsed: ParsedConfig, env: NodeJS.ProcessEnv): Promise<void> {
   // JSON keeps what YAML's core schema gives but `.inf`, `.nan` and -0: such a config is parsed each time.
   if (!isJson(parsed.value)) return;
-  const target = entryFile(file, env);
+  await writeCacheEntry(cacheEntryFile("config", file, env), { parser: PARSER, file, text, ...parsed });
+}
+
+/** Writes a cache entry whole, then renames it into place, so a reader never sees half of one; best effort. */
+export async function writeCacheEntry(target: string, entry: object): Promise<void> {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    // Written whole then renamed, so a reader never sees half an entry.
-    await writeFile(temporary, JSON.stringify({ parser: PARSER, file, text, ...parsed }), { mode: 0o600 });
+    await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
     await rename(temporary, target);
   } catch {
     // Not cached; nothing else depends on it.

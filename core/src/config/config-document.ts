@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { ConfigError, errorMessage, expandEnvVariables, type WeftErrorCode } from "@weft/sdk";
 import { readCachedConfig, writeCachedConfig } from "./config-cache.js";
 import { isPlainObject } from "./plain-object.js";
@@ -43,11 +43,13 @@ export class ConfigDocument {
   static async read(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigDocument> {
     let text: string;
     try {
-      text = await readFile(file, "utf8");
+      // A config is a small local file: one synchronous read, not the four thread-pool round trips of
+      // fs/promises' readFile, each of which a start waits for (so do the cache reads beside it).
+      text = readFileSync(file, "utf8");
     } catch (error) {
       throw new ConfigError({ file }, `cannot read the config file: ${errorMessage(error)}`, { code: "CONFIG_NOT_FOUND", cause: error });
     }
-    const cached = await readCachedConfig(file, text, env);
+    const cached = readCachedConfig(file, text, env);
     if (cached) return ConfigDocument.fromParsed(file, cached, env);
     // yaml (~190 KB to compile) loads only for a config text not read before.
     const { parseConfigYaml } = await import("./config-yaml.js");

@@ -1,6 +1,6 @@
 import type { ConfigPath } from "./config-document.js";
 
-/** A JSON pointer (`/plugins/2/root`) as a config path. Apart from config-document.ts, which loads yaml. */
+/** A JSON pointer (`/plugins/2/root`) as a config path. */
 export function pointerToPath(pointer: string): ConfigPath {
   if (!pointer) return [];
   return pointer

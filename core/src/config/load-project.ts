@@ -4,11 +4,12 @@ import { PluginOptionsError } from "../plugin-options-error.js";
 import { createToolkit, type Toolkit } from "../toolkit/toolkit.js";
 import { UnknownKeyError } from "../toolkit/plugin-plan.js";
 import type { PluginSpec } from "../toolkit/toolkit-options.js";
-import type { ConfigDocument } from "./config-document.js";
+import { ConfigDocument } from "./config-document.js";
 import { pointerToPath } from "./json-pointer.js";
 import { projectMcpJson } from "./project-mcp-json.js";
 import { findConfigFile } from "./find-config.js";
 import { ensureProjectTrusted, type TrustOptions } from "./project-trust.js";
+import { keepPassedChecks, recallPassedChecks } from "./check-cache.js";
 import { pluginCandidates } from "./plugin-resolver.js";
 import { PROJECT_OPTIONS, parseProjectConfig, type ProjectConfig } from "./project-config.js";
 
@@ -46,6 +47,8 @@ export interface Project {
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const file = findConfigFile(options.cwd ?? process.cwd(), options.config);
   const dir = path.dirname(file);
+  // The option checks the config's last start passed are not run again (check-cache.ts).
+  const recalled = recallPassedChecks(file, process.env);
   const doc = await readDocument(file);
   const config = parseProjectConfig(doc);
   if (options.trust !== true) await ensureProjectTrusted(file, config, options.trust);
@@ -68,6 +71,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
     // A project lists the built-ins it wants; a library's createToolkit has them on by default.
     { locate: (spec, error) => locate(doc, spec, error), defaults: false, ownOptions: PROJECT_OPTIONS },
   );
+  await keepPassedChecks(file, recalled, doc.expandedValues, process.env);
   return { file, dir, config, toolkit, kernel: toolkit.kernel };
 }
 
@@ -76,9 +80,9 @@ export async function readProjectConfig(file: string): Promise<ProjectConfig> {
   return parseProjectConfig(await readDocument(file));
 }
 
-// The config reader (and yaml, when the text is not cached) loads with the first read, not with every import of @weft/core.
-async function readDocument(file: string): Promise<ConfigDocument> {
-  const { ConfigDocument } = await import("./config-document.js");
+// yaml loads with the first read of a text the config cache does not hold, not with every import of @weft/core.
+// The reader itself (4 KB) comes with core: a chunk of its own cost `weft tools` a file and a resolution of @weft/sdk.
+function readDocument(file: string): Promise<ConfigDocument> {
   return ConfigDocument.read(file);
 }
 

@@ -1,5 +1,5 @@
 import { PROVIDER_PLUGINS, resolveObjectSchema, type AnyPlugin } from "@weft/sdk";
-import type { ConfigDocument, ConfigPath } from "./config-document.js";
+import { ConfigDocument, type ConfigPath } from "./config-document.js";
 import type { Project } from "./load-project.js";
 import { pluginCandidates, resolvePluginUrl } from "./plugin-resolver.js";
 
@@ -26,7 +26,6 @@ const SECRET = /key|token|secret|password|authorization|headers/i;
  * the environment variable the plugin declares for it (`meta.env`), then the schema's default.
  */
 export async function settingOrigins(project: Project): Promise<SettingOrigin[]> {
-  const { ConfigDocument } = await import("./config-document.js");
   const doc = await ConfigDocument.read(project.file);
   const origins: SettingOrigin[] = [];
   for (const handle of project.kernel.plugins()) {

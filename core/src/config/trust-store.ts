@@ -2,8 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { Static } from "typebox";
-import { errorCode, isRecord } from "@weft/sdk";
-import { Type, Value } from "@weft/sdk/typebox-lite";
+import { Type, errorCode, isRecord } from "@weft/sdk";
 
 /** One trusted config: its real path and the hash of what it (and the files it names) said when trusted. */
 const TrustEntrySchema = Type.Object({ path: Type.String(), hash: Type.String(), trustedAt: Type.String() });
@@ -22,6 +21,8 @@ export async function readTrust(env: NodeJS.ProcessEnv = process.env): Promise<T
   try {
     const parsed: unknown = JSON.parse(await readFile(trustStoreFile(env), "utf8"));
     const trusted: unknown[] = isRecord(parsed) && Array.isArray(parsed.trusted) ? parsed.trusted : [];
+    // typebox's checker loads only for a start that reads trust, not with every import of core.
+    const { Value } = await import("@weft/sdk/typebox-lite");
     // An entry of another shape (a hand edit) trusts nothing: it is left out, never matched.
     return trusted.filter((entry): entry is TrustEntry => Value.Check(TrustEntrySchema, entry));
   } catch (error) {

@@ -57,17 +57,30 @@ export async function planPlugins(
 ): Promise<PlannedPlugin[]> {
   const entries: PlannedPlugin[] = [];
   const loads = startAll(listed, (spec) => (spec.plugin ? { plugin: spec.plugin } : env.load(spec.name ?? "")));
+  // The first-party packages the keys name start loading beside the listed plugins, not once those have
+  // loaded. A listed plugin that declares such a key leaves them unused (they are installed all the same:
+  // createToolkit checked it), and a failure only counts when a key needs the package.
+  const importing = new Map<string, Promise<{ plugin: AnyPlugin; from?: string }>>();
+  const load = (name: string) => {
+    let loading = importing.get(name);
+    if (!loading) {
+      loading = env.load(name);
+      loading.catch(() => {});
+      importing.set(name, loading);
+    }
+    return loading;
+  };
+  for (const name of firstPartyPluginsOf({ ...defaults, ...keys })) void load(name);
   for (const [index, [spec, loading]] of loads.entries()) {
     const loaded = await locating(env, spec, () => loading);
     entries.push({ ...loaded, options: spec.options, spec, rank: LISTED_RANK + index });
   }
   const consumers = new Map<string, Consumer>();
-  const imported = new Map<string, { plugin: AnyPlugin; from?: string }>();
   const pending = Object.entries(keys);
   const given = (name: string) => pending.some(([key]) => key === name);
   const consume = async (key: string, value: unknown) => {
     const spec: PluginSpec = { name: key, path: [key] };
-    for (const { plugin, from } of await locating(env, spec, () => consumersOf(key, entries, imported, env))) {
+    for (const { plugin, from } of await locating(env, spec, () => consumersOf(key, entries, load, env))) {
       const declared = plugin.config?.[key];
       if (!declared) throw env.locate(spec, new WeftError("PLUGIN_INVALID", `${plugin.meta.name} is named for the "${key}" key but does not declare it`));
       const checked = await locating(env, spec, () => checkValue(key, plugin, declared, value));
@@ -108,18 +121,14 @@ export function firstPartyPluginsOf(keys: Record<string, unknown>): string[] {
 async function consumersOf(
   key: string,
   entries: PlannedPlugin[],
-  imported: Map<string, { plugin: AnyPlugin; from?: string }>,
+  load: (name: string) => Promise<{ plugin: AnyPlugin; from?: string }>,
   env: PlanEnvironment,
 ): Promise<{ plugin: AnyPlugin; from?: string }[]> {
   const listed = entries.filter((entry) => entry.plugin.config?.[key]);
   if (listed.length > 0) return listed;
   const named = CONFIG_KEY_PLUGINS[key]?.plugins ?? [];
   const found: { plugin: AnyPlugin; from?: string }[] = [];
-  for (const [name, loading] of startAll(named, (name) => imported.get(name) ?? env.load(name))) {
-    const loaded = await loading;
-    imported.set(name, loaded);
-    found.push(loaded);
-  }
+  for (const [, loading] of startAll(named, load)) found.push(await loading);
   found.push(...env.own.filter((plugin) => plugin.config?.[key]).map((plugin) => ({ plugin })));
   if (found.length > 0) return found;
   const known = new Set([...env.ownOptions, ...Object.keys(CONFIG_KEY_PLUGINS), ...entries.flatMap((entry) => Object.keys(entry.plugin.config ?? {}))]);
@@ -128,8 +137,8 @@ async function consumersOf(
   );
 }
 
-function checkValue(key: string, plugin: AnyPlugin, declared: AnyConfigKey, value: unknown): never {
-  const problems = optionProblems(declared.schema, value);
+async function checkValue(key: string, plugin: AnyPlugin, declared: AnyConfigKey, value: unknown): Promise<never> {
+  const problems = await optionProblems(declared.schema, value);
   if (problems.length > 0) throw new PluginOptionsError(`the "${key}" key of ${plugin.meta.name}`, problems);
   return value as never;
 }

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot } from "@weft/sdk";
+import { PathRefusedError, defineTool, errorMessage, errorResult, type ConfinedRoot, Type } from "@weft/sdk";
 import { parsePatch, PatchSyntaxError } from "./patch-parser.js";
 
 export const APPLY_PATCH_DESCRIPTION = `Add, change and delete files under the working folder with one patch. The patch is text in this format:

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, WeftError, definePlugin, droppedServerTools, findExecutable, builtinsConfigKey, toolPackOptions, type McpServerConfig } from "@weft/sdk";
+import { PLUGIN_API_VERSION, WeftError, definePlugin, droppedServerTools, findExecutable, builtinsConfigKey, toolPackOptions, type McpServerConfig, Type } from "@weft/sdk";
 import { CODING_PLUGIN_NAME, codingBuiltinTools } from "./coding-tools.js";
 import { SERENA_FROM, SERENA_SERVER_NAME, serenaMcpConfig } from "./serena.js";
 

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, errorResult, type ConfinedRoot, Type } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 
 const input = Type.Object({

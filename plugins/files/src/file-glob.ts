@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, Type } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { loadPicomatch } from "./load-picomatch.js";
 import { walkFiles } from "./tree-walk.js";

@@ -1,7 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute, type ConfinedRoot, Type } from "@weft/sdk";
 import { fileFailure } from "./file-failure.js";
 import { compareNames } from "./tree-walk.js";
 

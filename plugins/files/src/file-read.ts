@@ -1,6 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, errorResult, type ConfinedRoot, Type } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { mediaFileResult, sniffMedia } from "./media-file.js";
 import { fileFailure } from "./file-failure.js";

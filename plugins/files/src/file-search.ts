@@ -1,6 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, errorMessage, errorResult, escapeXmlAttribute, type ConfinedRoot, Type } from "@weft/sdk";
 import { isBinaryFile } from "./binary-file.js";
 import { fileFailure } from "./file-failure.js";
 import { loadPicomatch } from "./load-picomatch.js";

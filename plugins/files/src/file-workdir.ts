@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, type ConfinedRoot } from "@weft/sdk";
+import { defineTool, type ConfinedRoot, Type } from "@weft/sdk";
 
 /** The root's absolute path, as resolved when the pack was built. */
 export function workdirTool(root: ConfinedRoot, name: string) {

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions, Type } from "@weft/sdk";
 import { FILES_PLUGIN_NAME, fileTools } from "./file-tools.js";
 
 export const filesPlugin = definePlugin({

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { loadSchemaCompiler } from "@weft/sdk";
+import { loadSchemaChecker, loadSchemaCompiler } from "@weft/sdk";
 import { Compile } from "@weft/sdk/typebox";
 import { outputChecker } from "./output-schema.js";
 
@@ -14,6 +14,8 @@ describe("the outputSchema check", () => {
 
   it("reports the same problems before typebox's compiler has loaded (interpreted) as after (compiled)", async () => {
     const check = outputChecker(schema);
+    // The execute path loads typebox's checker before a call runs (before a result comes back).
+    await loadSchemaChecker();
     const broken = outputChecker(invalid);
     const answers = () => [check?.({ n: 1, tags: ["a"] }), check?.({ n: "1", tags: [2] }), check?.("text"), broken?.({ id: "x" })];
     const expected = [

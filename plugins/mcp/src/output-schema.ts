@@ -1,4 +1,4 @@
-import { schemaErrors } from "@weft/sdk";
+import { loadSchemaChecker, schemaErrors } from "@weft/sdk";
 
 /**
  * Checks a tool's `structuredContent` against its `outputSchema` (typebox, compiled once per schema after
@@ -6,6 +6,8 @@ import { schemaErrors } from "@weft/sdk";
  */
 export function outputChecker(schema: Record<string, unknown> | undefined): ((value: unknown) => string[]) | undefined {
   if (!schema) return undefined;
+  // Loaded by the execute path before any call runs, so before any result comes back; started here too.
+  void loadSchemaChecker();
   return (value) => {
     try {
       return schemaErrors(schema, value).map((error) => `${error.instancePath || "(value)"}: ${error.message}`);

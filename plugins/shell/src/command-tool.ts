@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { DEFAULT_MAX_OUTPUT_BYTES, deadlinePassed, defineTool, errorMessage, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool } from "@weft/sdk";
+import { DEFAULT_MAX_OUTPUT_BYTES, deadlinePassed, defineTool, errorMessage, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool, Type } from "@weft/sdk";
 
 /** Bounds of `timeout_ms`; a call outside them is refused before anything runs. */
 export const MAX_TIMEOUT_MS = 600_000;

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { DEFAULT_MAX_OUTPUT_BYTES, PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions } from "@weft/sdk";
+import { DEFAULT_MAX_OUTPUT_BYTES, PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions, Type } from "@weft/sdk";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from "./command-tool.js";
 import { SHELL_PLUGIN_NAME, shellTools } from "./shell-tools.js";
 

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions, type McpServerConfig } from "@weft/sdk";
+import { PLUGIN_API_VERSION, definePlugin, builtinsConfigKey, toolPackOptions, type McpServerConfig, Type } from "@weft/sdk";
 import { startDonsetch } from "./donsetch.js";
 import { DEFAULT_WEB_LIMITS } from "./web-limits.js";
 import { WEB_PLUGIN_NAME, webTools } from "./web-tools.js";

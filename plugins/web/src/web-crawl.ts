@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult, escapeXmlAttribute } from "@weft/sdk";
+import { defineTool, errorResult, escapeXmlAttribute, Type } from "@weft/sdk";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
 const DEFAULT_CRAWL_PAGES = 10;

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, errorResult } from "@weft/sdk";
+import { defineTool, errorResult, Type } from "@weft/sdk";
 import { byteSize, type WebLimits } from "./web-limits.js";
 
 /** Fetches one page; the implementation behind both `web_fetch` and the built-in `webfetch`. */

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorMessage, errorResult, escapeXmlAttribute, isRecord, Type } from "@weft/sdk";
 import type { WebLimits } from "./web-limits.js";
 
 const BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
