@@ -1,5 +1,5 @@
 import type { Static } from "typebox";
-import { Type } from "@weft/sdk/typebox-lite";
+import { Type } from "@weft/sdk";
 
 /** A call's time limit when the agent's config gives none: remote agents may work for minutes. */
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { AbortFanout, PLUGIN_API_VERSION, defineConfigKey, definePlugin, withCallHeaders } from "@weft/sdk";
+import { AbortFanout, defineConfigKey, definePlugin, PLUGIN_API_VERSION, Type, withCallHeaders } from "@weft/sdk";
 import type { Tool, ToolResult } from "@weft/sdk";
 import { agentConfigSchema } from "./agent-config.js";
 import { loadAgentTools } from "./agent-tools.js";

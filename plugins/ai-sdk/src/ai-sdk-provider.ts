@@ -1,8 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { resolve as resolveModule } from "import-meta-resolve";
 import type { Static } from "typebox";
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, WeftError, definePlugin, defineProvider, errorMessage } from "@weft/sdk";
+import { definePlugin, defineProvider, errorMessage, PLUGIN_API_VERSION, Type, WeftError } from "@weft/sdk";
 import { providerSettingsProperties, resolveModelSettings } from "@weft/sdk/provider";
 import type { Plugin, Provider } from "@weft/sdk";
 import { createAiSdkModel, type LanguageModelFactory } from "./ai-sdk-model.js";

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, defineConfigKey, definePlugin } from "@weft/sdk";
+import { defineConfigKey, definePlugin, PLUGIN_API_VERSION, Type } from "@weft/sdk";
 import type { McpTokenStore } from "./token-store.js";
 import { loadMcpConfig } from "./config.js";
 import { mcpManager } from "./manager.js";

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { hasMediaParts, isRecord, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
+import { hasMediaParts, isRecord, Type, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
 import {
   createProviderModel,
   pricedEvents,

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { WeftError, hasMediaParts, isRecord, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent } from "@weft/sdk";
+import { hasMediaParts, isRecord, Type, type ChatModel, type ChatRequest, type ModelSpec, type StreamEvent, WeftError } from "@weft/sdk";
 import {
   costFromPricing,
   createProviderModel,

@@ -1,6 +1,5 @@
 import type { Tracer } from "@opentelemetry/api";
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, definePlugin, errorMessage } from "@weft/sdk";
+import { definePlugin, errorMessage, PLUGIN_API_VERSION, Type } from "@weft/sdk";
 import type { Plugin } from "@weft/sdk";
 import { GenAiSpans, type OtelApi } from "./gen-ai-spans.js";
 

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { Type } from "@weft/sdk/typebox-lite";
-import { PLUGIN_API_VERSION, defineConfigKey, definePlugin, skillDataSchema, type SkillProvider } from "@weft/sdk";
+import { defineConfigKey, definePlugin, PLUGIN_API_VERSION, skillDataSchema, Type, type SkillProvider } from "@weft/sdk";
 import { createSkillCollection } from "./skill-collection.js";
 
 declare module "@weft/sdk" {

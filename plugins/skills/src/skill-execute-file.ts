@@ -1,6 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "@weft/sdk/typebox-lite";
-import { deadlinePassed, defineTool, errorResult, formatProcessOutput, runProcess, withinDeadline, type Tool, type ToolContext, type ToolResult, type ToolSource } from "@weft/sdk";
+import { deadlinePassed, defineTool, errorResult, formatProcessOutput, runProcess, Type, type Tool, type ToolContext, type ToolResult, type ToolSource, withinDeadline } from "@weft/sdk";
 import type { FolderSkill } from "./skill.js";
 import { fileFailure, lookUpFile, lookUpSkill, type SkillLookup } from "./skill-lookup.js";
 

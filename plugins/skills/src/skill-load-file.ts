@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, errorResult, type Tool, type ToolResult, type ToolSource } from "@weft/sdk";
+import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, errorResult, Type, type Tool, type ToolResult, type ToolSource } from "@weft/sdk";
 import { binaryType, decodeText } from "./file-type.js";
 import type { FolderSkill } from "./skill.js";
 import { fileFailure, lookUpFile, lookUpSkill, type SkillLookup } from "./skill-lookup.js";

@@ -1,5 +1,4 @@
-import { Type } from "@weft/sdk/typebox-lite";
-import { defineTool, type Tool, type ToolSource } from "@weft/sdk";
+import { defineTool, Type, type Tool, type ToolSource } from "@weft/sdk";
 import { lookUpSkill, type SkillLookup } from "./skill-lookup.js";
 import type { Skill } from "./skill.js";
 import { xmlAttribute } from "./xml-escape.js";
