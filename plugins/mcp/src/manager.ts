@@ -433,9 +433,16 @@ export class Manager implements McpHost {
    * is reconnecting joins (or starts) the attempt; a call the server's lost session refused is sent again,
    * once, over the new session.
    */
-  async #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
+  #call(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
     // A held question lives on the connection that asked; a 2026-07-28 round's answer goes to any (it is stateless).
     if (ctx.answer && !isRoundAnswer(ctx)) return connection.call(tool, args, ctx, shape);
+    // A local server has no session to lose: its result is the call's, with no layer to wait in between.
+    if (entry.spec.transport.kind === "stdio" && entry.state !== "reconnecting") return (entry.connection ?? connection).call(tool, args, ctx, shape);
+    return this.#remoteCall(entry, connection, tool, args, ctx, shape);
+  }
+
+  /** A remote server's call: it waits for a reconnection in progress, and is sent again once if the session was gone. */
+  async #remoteCall(entry: Entry, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
     let current = entry.connection ?? connection;
     if (entry.state === "reconnecting") {
       const ready = await this.#reconnectNow(entry);
@@ -572,9 +579,10 @@ export class Manager implements McpHost {
       // execute path holds the call to: at `ctx.deadline` it is cancelled on the server and says so.
       timeoutMs: spec.callTimeoutMs,
       execute: (args, ctx) => {
-        const run = (): Promise<ToolResult> => this.#call(entry, connection, tool.name, args, ctx, shape);
         const headers = this.#options.callHeaders?.(ctx);
-        return headers ? withCallHeaders(headers, run) : run();
+        // The scope's closure only for a traced call: an untraced one runs straight.
+        if (headers) return withCallHeaders(headers, () => this.#call(entry, connection, tool.name, args, ctx, shape));
+        return this.#call(entry, connection, tool.name, args, ctx, shape);
       },
     };
   }
