@@ -43,6 +43,9 @@ export function flattenBlock(block: ContentBlock): string {
 }
 
 function flattenBlocks(blocks: readonly ContentBlock[]): string {
+  // Most results are one text block: its text as it is, with no array to join.
+  const [only] = blocks;
+  if (blocks.length === 1 && only) return flattenBlock(only);
   return blocks.map(flattenBlock).join("\n");
 }
 
@@ -77,7 +80,14 @@ export function toToolResult(result: CallResult, origin: { server: string; tool:
     metadata.truncatedFromBytes = limited.bytes;
   }
   if (result.isError) return { output: output || `${origin.tool} failed without saying why`, isError: true, metadata };
-  return mediaResult(output, blocks.flatMap(modelMedia), { metadata });
+  return mediaResult(output, blocks.some(isMediaBlock) ? blocks.flatMap(modelMedia) : NO_MEDIA, { metadata });
+}
+
+const NO_MEDIA: readonly (ImagePart | DocumentPart)[] = Object.freeze([]);
+
+/** A block that can carry an image or a document: only those are looked into for content parts. */
+function isMediaBlock(block: ContentBlock): boolean {
+  return block.type === "image" || block.type === "resource";
 }
 
 /**
