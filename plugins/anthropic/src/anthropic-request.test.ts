@@ -118,4 +118,22 @@ describe("anthropic request body", () => {
     expect(body.system).toBeUndefined();
     expect(body.tools).toBeUndefined();
   });
+  it("maps a frozen tool list once and shares its tools between requests, marking a copy of the last", () => {
+    // An agent's tool list is frozen until its tools change (core's tool-specs.ts).
+    const tools = Object.freeze([weather, time].map((tool) => Object.freeze({ ...tool })));
+    const ask = (promptCaching: boolean) => anthropicRequestBody({ messages: [{ role: "user", content: "Hi" }], tools }, { ...call, promptCaching });
+    const first = ask(true);
+    const second = ask(true);
+    const plain = ask(false);
+    expect(second.tools?.[0]).toBe(first.tools?.[0]);
+    expect(plain.tools?.[0]).toBe(first.tools?.[0]);
+    expect(second.tools).not.toBe(first.tools);
+    const wire = (cached: boolean) => [
+      { name: "get_weather", description: "Weather for a city", input_schema: weather.inputSchema },
+      { name: "get_time", description: "Local time in a city", input_schema: time.inputSchema, ...(cached ? { cache_control: { type: "ephemeral" } } : {}) },
+    ];
+    expect(JSON.stringify(second.tools)).toBe(JSON.stringify(wire(true)));
+    // The breakpoint went on a copy: the shared last tool is unmarked in a request without caching.
+    expect(JSON.stringify(plain.tools)).toBe(JSON.stringify(wire(false)));
+  });
 });

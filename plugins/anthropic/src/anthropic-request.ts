@@ -103,7 +103,7 @@ export function anthropicRequest(request: ChatRequest, call: AnthropicCall): { b
   const thinking = reasoning.thinking !== undefined;
   const output = call.output ? outputFields(call.output, capabilities, tools.length > 0, thinking, notices) : {};
   const outputConfig = { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(output.format ? { format: output.format } : {}) };
-  const allTools = [...tools.map(toTool), ...(output.answerTool ? [output.answerTool] : [])];
+  const allTools = output.answerTool ? [...wireTools(tools), output.answerTool] : wireTools(tools);
   const body: AnthropicBody = {
     model: call.model,
     max_tokens: reasoning.maxTokens,
@@ -324,18 +324,32 @@ class TurnList {
   }
 }
 
-function toTool(tool: ToolSpec): AnthropicTool {
-  return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+/**
+ * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
+ * change (core's tool-specs.ts), so a thousand tools are mapped and encoded once, not on every call.
+ * Each tool is frozen, as the requests that follow share it, and its JSON text is kept (`keepJson`);
+ * the cache breakpoint goes on a copy of the last (markCacheBreakpoints). The list is a new array per
+ * body: a structured-output answer tool or a breakpoint changes this body's list, not the kept one.
+ */
+const wireToolLists = new WeakMap<readonly ToolSpec[], readonly AnthropicTool[]>();
+
+function wireTools(tools: readonly ToolSpec[]): AnthropicTool[] {
+  const known = wireToolLists.get(tools);
+  if (known) return known.slice();
+  const wire = tools.map((tool): AnthropicTool => Object.freeze({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.map((tool) => keepJson(tool)));
+  return wire;
 }
 
 /**
- * The last tool, the system block and the last message's last block. The tools and the system block
- * are built for this request; the last turn may be shared with others (turnOf), so it is replaced by
- * a copy whose marked block is a copy too.
+ * The last tool, the system block and the last message's last block. The system block is built for
+ * this request; the tools and the last turn may be shared with others (wireTools, turnOf), so the last
+ * tool is replaced by a marked copy, and the last turn by a copy whose marked block is a copy too.
  */
 function markCacheBreakpoints(body: AnthropicBody): void {
-  const lastTool = body.tools?.at(-1);
-  if (lastTool) lastTool.cache_control = EPHEMERAL;
+  const { tools } = body;
+  const lastTool = tools?.at(-1);
+  if (tools && lastTool) tools[tools.length - 1] = { ...lastTool, cache_control: EPHEMERAL };
   const system = body.system?.[0];
   if (system) system.cache_control = EPHEMERAL;
   const last = body.messages.length - 1;
