@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeJsonBody, keepJson } from "./json-body.js";
+import { encodeJsonBody, keepJson, sharedWireList } from "./json-body.js";
 
 describe("encodeJsonBody", () => {
   it("gives exactly the text JSON.stringify gives", () => {
@@ -46,5 +46,31 @@ describe("encodeJsonBody", () => {
     expect(encodeJsonBody({ messages: [message] })).toBe('{"messages":[{"role":"user","content":"One"}]}');
     message.content = "Two";
     expect(encodeJsonBody({ messages: [message] })).toBe('{"messages":[{"role":"user","content":"Two"}]}');
+  });
+});
+
+describe("sharedWireList", () => {
+  it("maps a frozen list once, into frozen items kept for encoding, and a plain list per call", () => {
+    const mapped: string[] = [];
+    const wire = sharedWireList((name: string) => {
+      mapped.push(name);
+      return { name };
+    });
+    const tools = Object.freeze(["add", "echo"]);
+    const first = wire(tools);
+    const second = wire(tools);
+    expect(mapped).toEqual(["add", "echo"]);
+    expect(second[0]).toBe(first[0]);
+    expect(Object.isFrozen(second[0])).toBe(true);
+    // Each call's own list: a request may add to it (an answer tool) or replace an item (a breakpoint).
+    expect(second).not.toBe(first);
+    second.push({ name: "answer" });
+    expect(wire(tools)).toEqual([{ name: "add" }, { name: "echo" }]);
+    expect(encodeJsonBody({ tools: wire(tools) })).toBe('{"tools":[{"name":"add"},{"name":"echo"}]}');
+    // A list that is not frozen may change between calls: it is mapped every time.
+    const open = ["add"];
+    wire(open);
+    wire(open);
+    expect(mapped).toEqual(["add", "echo", "add", "add"]);
   });
 });

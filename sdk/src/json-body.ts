@@ -15,6 +15,25 @@ export function keepJson<T extends object>(part: T): T {
 }
 
 /**
+ * A provider's wire form of a list that requests share, such as an agent's tool list: frozen until its
+ * tools change (core's tool-specs.ts), so a thousand tools are mapped and encoded once per list, not on
+ * every request. Each wire item is frozen, as the requests that follow share it (a request that must
+ * change one, a cache breakpoint, replaces it with a copy), and its JSON text is kept (`keepJson`).
+ * Each call returns a new plain array: a request may add to its own list, and V8 (Node 22) serialises
+ * a body that holds a frozen array on its slow path, at twice the cost of the whole body.
+ */
+export function sharedWireList<T, W extends object>(toWire: (item: T) => W): (list: readonly T[]) => W[] {
+  const lists = new WeakMap<readonly T[], readonly W[]>();
+  return (list) => {
+    const known = lists.get(list);
+    if (known) return known.slice();
+    const wire = list.map((item) => Object.freeze(toWire(item)));
+    if (Object.isFrozen(list)) lists.set(list, wire.map((item) => keepJson(item)));
+    return wire;
+  };
+}
+
+/**
  * `body` (plain data) as JSON text: exactly what `JSON.stringify(body)` gives, its fields in order, with the items
  * of its top-level lists (messages, tools) encoded one by one so that a kept part's text is reused.
  * A body of a thousand prior messages then costs the encoding of the new ones, not of all of them.

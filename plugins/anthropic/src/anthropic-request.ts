@@ -1,5 +1,5 @@
 import { messageParts, partPlaceholder, type ChatRequest, type ContentPart, type Effort, type Message, type ResolvedOutput, type ToolSpec } from "@weft/sdk";
-import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT, keepJson } from "@weft/sdk/provider";
+import { adaptOutputSchema, ANTHROPIC_OUTPUT_DIALECT, keepJson, sharedWireList } from "@weft/sdk/provider";
 import { anthropicFallbackCapabilities, type AnthropicCapabilities, type AnthropicEffort } from "./anthropic-capabilities.js";
 
 /** The provider id, on ReasoningBlocks too: only blocks with it are replayed to Anthropic. */
@@ -324,26 +324,12 @@ class TurnList {
   }
 }
 
-/**
- * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
- * change (core's tool-specs.ts), so a thousand tools are mapped and encoded once, not on every call.
- * Each tool is frozen, as the requests that follow share it, and its JSON text is kept (`keepJson`);
- * the cache breakpoint goes on a copy of the last (markCacheBreakpoints). The list is a new array per
- * body: a structured-output answer tool or a breakpoint changes this body's list, not the kept one.
- */
-const wireToolLists = new WeakMap<readonly ToolSpec[], readonly AnthropicTool[]>();
-
-function wireTools(tools: readonly ToolSpec[]): AnthropicTool[] {
-  const known = wireToolLists.get(tools);
-  if (known) return known.slice();
-  const wire = tools.map((tool): AnthropicTool => Object.freeze({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.map((tool) => keepJson(tool)));
-  return wire;
-}
+/** Wire tools by tool list: an agent's frozen list is mapped and encoded once (`sharedWireList`). */
+const wireTools = sharedWireList((tool: ToolSpec): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
 
 /**
  * The last tool, the system block and the last message's last block. The system block is built for
- * this request; the tools and the last turn may be shared with others (wireTools, turnOf), so the last
+ * this request; the tools and the last turn may be shared with others (sharedWireList, turnOf), so the last
  * tool is replaced by a marked copy, and the last turn by a copy whose marked block is a copy too.
  */
 function markCacheBreakpoints(body: AnthropicBody): void {

@@ -3,6 +3,7 @@ import {
   createProviderModel,
   pricedEvents,
   ndjsonValues,
+  encodeJsonBody,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
@@ -86,7 +87,7 @@ export function createOllamaModel(spec: ModelSpec, defaults: unknown = {}): Chat
       ...(call.output ? { output: call.output } : {}),
     });
     for (const notice of notices) yield { type: "notice", ...notice };
-    const response = await providerFetch({ url: `${baseUrl}/api/chat`, headers, body, signal: request.signal }, transport);
+    const response = await providerFetch({ url: `${baseUrl}/api/chat`, headers, bodyJson: encodeJsonBody(body), signal: request.signal }, transport);
     const context = { model: `${OLLAMA}/${call.model}`, retries: response.retries };
     const pricing = localPricing(baseUrl, call.model);
     // A non-streamed reply (application/json, maybe pretty-printed) is one object with done: true.

@@ -78,4 +78,14 @@ describe("ollama request body", () => {
       expect(schemaErrors(body)).toEqual([]);
     }
   });
+
+  it("maps a frozen tool list once: the tools of a session's calls are shared, in a plain list per body", () => {
+    const tools = Object.freeze([Object.freeze({ ...weather })]);
+    const ask = () => ollamaRequestBody({ messages: [{ role: "user", content: "Paris?" }], tools }, call).tools as unknown[];
+    const first = ask();
+    const second = ask();
+    expect(second[0]).toBe(first[0]);
+    expect(second).not.toBe(first);
+    expect(first).toEqual([{ type: "function", function: { name: "get_weather", description: "Weather for a city", parameters: weather.inputSchema } }]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   type ToolSpec,
   type UserMessage,
 } from "@weft/sdk";
+import { sharedWireList } from "@weft/sdk/provider";
 import type { OllamaCapabilities } from "./ollama-capabilities.js";
 
 export const OLLAMA = "ollama";
@@ -71,7 +72,7 @@ export function ollamaRequest(request: ChatRequest, call: OllamaCall): { body: R
     body: {
       model: call.model,
       messages: request.messages.map((message) => toWireMessage(message, call, notices)),
-      ...(tools.length > 0 ? { tools: tools.map(toWireTool) } : {}),
+      ...(tools.length > 0 ? { tools: wireTools(tools) } : {}),
       think,
       ...(call.output ? { format: call.output.jsonSchema } : {}),
       ...(Object.keys(options).length > 0 ? { options } : {}),
@@ -160,6 +161,9 @@ function withImages(message: UserMessage | ToolMessage, call: OllamaCall, notice
   }
   return { content: texts.join("\n"), ...(images.length > 0 ? { images } : {}) };
 }
+
+/** Wire tools by tool list: an agent's frozen list is mapped and encoded once (`sharedWireList`). */
+const wireTools = sharedWireList(toWireTool);
 
 function toWireTool(tool: ToolSpec): Record<string, unknown> {
   return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };

@@ -10,7 +10,7 @@ import {
   type ToolMessage,
   type ToolSpec,
 } from "@weft/sdk";
-import { adaptOutputSchema, keepJson, OPENAI_STRICT_DIALECT, outputInstruction, type ModelCapabilities } from "@weft/sdk/provider";
+import { adaptOutputSchema, keepJson, OPENAI_STRICT_DIALECT, outputInstruction, sharedWireList, type ModelCapabilities } from "@weft/sdk/provider";
 
 export const OPENROUTER = "openrouter";
 export const OPENAI_COMPATIBLE = "openai-compatible";
@@ -289,23 +289,8 @@ function cachedText(text: string): WirePart {
   return { type: "text", text, cache_control: { type: "ephemeral" } };
 }
 
-/**
- * Wire tools by tool list: an agent gives every call of a session the same frozen list until its tools
- * change (core's tool-specs.ts), so a thousand tools are mapped once, not on every call. Each tool is
- * frozen, as the requests that follow share it, and its JSON text is kept (`keepJson`): a tool's
- * descriptor is a value, its schema too (the argument validator compiled from it is kept as well).
- * The list is a new plain array per body, because V8 (Node 22) serialises a body that holds a
- * frozen array on its slow path, at twice the cost of the whole body (1000 prior messages included).
- */
-const wireToolLists = new WeakMap<readonly ToolSpec[], readonly Record<string, unknown>[]>();
-
-function wireTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
-  const known = wireToolLists.get(tools);
-  if (known) return known.slice();
-  const wire = tools.map((tool) => Object.freeze(toWireTool(tool)));
-  if (Object.isFrozen(tools)) wireToolLists.set(tools, wire.map((tool) => keepJson(tool)));
-  return wire;
-}
+/** Wire tools by tool list: an agent's frozen list is mapped and encoded once (`sharedWireList`). */
+const wireTools = sharedWireList(toWireTool);
 
 function toWireTool(tool: ToolSpec): Record<string, unknown> {
   return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };
