@@ -7,7 +7,7 @@
  * MCP servers are other processes; CPU time moves far less on a loaded machine). The goal: the ratio
  * does not grow along a dimension.
  *
- *   node scale.mjs <out.json> '{"llmUrl", "mcpServer"}' [--runs 40] [--only tools,prior]
+ *   node scale.mjs <out.json> '{"llmUrl", "mcpServer"}' [--runs 100] [--only tools,prior]
  */
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -19,7 +19,7 @@ import { summarize } from "./stats.mjs";
 
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: "string", default: "40" }, warmups: { type: "string", default: "10" }, only: { type: "string" } },
+  options: { runs: { type: "string", default: "100" }, warmups: { type: "string", default: "10" }, only: { type: "string" } },
 });
 const [outFile, configText] = positionals;
 const config = JSON.parse(configText);
