@@ -67,11 +67,11 @@ export class HookPoint {
   }
 
   promise(...args: unknown[]): Promise<unknown> {
-    return this.#hook().promise(...args);
+    return this.#hook().promise(args);
   }
 
   call(...args: unknown[]): void {
-    this.#hook().call(...args);
+    this.#hook().call(args);
   }
 
   #hook(): HookRun {

@@ -5,7 +5,7 @@ describe("hookRunner", () => {
   it("runs taps by stage, same-stage taps in the order given", async () => {
     const ran: string[] = [];
     const tap = (name: string, stage: number) => ({ stage, fn: async () => void ran.push(name) });
-    await hookRunner("series", 0, [tap("b0", 0), tap("a10", 10), tap("c-5", -5), tap("d0", 0)]).promise();
+    await hookRunner("series", 0, [tap("b0", 0), tap("a10", 10), tap("c-5", -5), tap("d0", 0)]).promise([]);
     expect(ran).toEqual(["c-5", "b0", "d0", "a10"]);
   });
 
@@ -19,7 +19,7 @@ describe("hookRunner", () => {
       },
     };
     const fast = { stage: 0, fn: async () => void ran.push("fast") };
-    expect(await hookRunner("series", 0, [slow, fast]).promise()).toBeUndefined();
+    expect(await hookRunner("series", 0, [slow, fast]).promise([])).toBeUndefined();
     expect(ran).toEqual(["slow", "fast"]);
   });
 
@@ -36,9 +36,9 @@ describe("hookRunner", () => {
       { stage: 1, fn: async (value: number) => void seen.push(value) },
       { stage: 2, fn: async (value: number) => value * 10 },
     ]);
-    expect(await run.promise(1, "x")).toBe(20);
+    expect(await run.promise([1, "x"])).toBe(20);
     expect(seen).toEqual([[1, "x"], 2]);
-    expect(await hookRunner("waterfall", 1, []).promise("as given")).toBe("as given");
+    expect(await hookRunner("waterfall", 1, []).promise(["as given"])).toBe("as given");
   });
 
   it("bail: the first result other than undefined ends the call, and the taps after it do not run", async () => {
@@ -51,9 +51,9 @@ describe("hookRunner", () => {
       },
     });
     const run = hookRunner("bail", 1, [answering("first", undefined), answering("second", "verdict"), answering("third", "late")]);
-    expect(await run.promise("call")).toBe("verdict");
+    expect(await run.promise(["call"])).toBe("verdict");
     expect(ran).toEqual(["first", "second"]);
-    expect(await hookRunner("bail", 1, [{ stage: 0, fn: async () => undefined }]).promise("call")).toBeUndefined();
+    expect(await hookRunner("bail", 1, [{ stage: 0, fn: async () => undefined }]).promise(["call"])).toBeUndefined();
   });
 
   it("sync: call runs every tap before it returns", () => {
@@ -61,15 +61,15 @@ describe("hookRunner", () => {
     hookRunner("sync", 2, [
       { stage: 0, fn: (event: string, context: string) => void seen.push([event, context]) },
       { stage: 0, fn: (event: string) => void seen.push(event) },
-    ]).call("event", "context");
+    ]).call(["event", "context"]);
     expect(seen).toEqual([["event", "context"], "event"]);
   });
 
   it("a tap gets the hook's declared arguments: extra ones are dropped, missing ones are undefined", async () => {
     const got: unknown[][] = [];
     const run = hookRunner("series", 2, [{ stage: 0, fn: async (...args: unknown[]) => void got.push(args) }]);
-    await run.promise("a", "b", "c");
-    await run.promise("a");
+    await run.promise(["a", "b", "c"]);
+    await run.promise(["a"]);
     expect(got).toEqual([
       ["a", "b"],
       ["a", undefined],
@@ -82,7 +82,7 @@ describe("hookRunner", () => {
       { stage: 0, fn: async () => Promise.reject(new Error("tap broke")) },
       { stage: 1, fn: async () => void ran.push("after") },
     ]);
-    await expect(run.promise()).rejects.toThrow("tap broke");
+    await expect(run.promise([])).rejects.toThrow("tap broke");
     expect(ran).toEqual([]);
     const throwing = hookRunner("sync", 0, [
       {
@@ -93,7 +93,7 @@ describe("hookRunner", () => {
       },
       { stage: 1, fn: () => void ran.push("after") },
     ]);
-    expect(() => throwing.call()).toThrow("observer broke");
+    expect(() => throwing.call([])).toThrow("observer broke");
     expect(ran).toEqual([]);
   });
 });

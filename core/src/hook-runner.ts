@@ -2,10 +2,10 @@ import type { HookKind } from "@weft/sdk";
 
 type TapFn = (...args: unknown[]) => unknown;
 
-/** What a hook point calls: `promise` for the async kinds, `call` for `sync`. */
+/** What a hook point calls, with the arguments of one call: `promise` for the async kinds, `call` for `sync`. */
 export interface HookRun {
-  promise(...args: unknown[]): Promise<unknown>;
-  call(...args: unknown[]): void;
+  promise(args: readonly unknown[]): Promise<unknown>;
+  call(args: readonly unknown[]): void;
 }
 
 /** A tap as the runner orders it: its stage, and the function (already wrapped by the kernel). */
@@ -30,28 +30,28 @@ export interface RunnerTap {
 export function hookRunner(kind: HookKind, arity: number, taps: readonly RunnerTap[]): HookRun {
   // Array.prototype.sort is stable: same-stage taps keep their order.
   const fns = [...taps].sort((a, b) => a.stage - b.stage).map((tap) => tap.fn as TapFn);
-  const declared = (given: unknown[]) => (given.length === arity ? given : Array.from({ length: arity }, (_, index) => given[index]));
+  const declared = (given: readonly unknown[]) => (given.length === arity ? given : Array.from({ length: arity }, (_, index) => given[index]));
   const run = RUNS[kind];
   return {
-    promise: (...given) => run(fns, declared(given)),
-    call: (...given) => {
+    promise: (given) => run(fns, declared(given)),
+    call: (given) => {
       const args = declared(given);
       for (const fn of fns) fn(...args);
     },
   };
 }
 
-const RUNS: Record<HookKind, (fns: TapFn[], args: unknown[]) => Promise<unknown>> = {
+const RUNS: Record<HookKind, (fns: readonly TapFn[], args: readonly unknown[]) => Promise<unknown>> = {
   async series(fns, args) {
     for (const fn of fns) await fn(...args);
   },
-  async waterfall(fns, [value, ...rest]) {
-    let current = value;
+  async waterfall(fns, args) {
+    const values = [...args];
     for (const fn of fns) {
-      const next = await fn(current, ...rest);
-      if (next !== undefined) current = next;
+      const next = await fn(...values);
+      if (next !== undefined) values[0] = next;
     }
-    return current;
+    return values[0];
   },
   async bail(fns, args) {
     for (const fn of fns) {
