@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk] [--helpers-chunk] [--esm-require]
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk] [--helpers-chunk]
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -19,15 +19,11 @@
 // the smallest 0.6 KB). --helpers-chunk does so only for the package's own modules that import, at run time,
 // nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each for
 // `weft tools`): such a chunk never brings another package or a built-in to an entry that did not load it.
-// --esm-require imports the built-ins an inlined CommonJS module requires (tapable's `util`) as ES modules:
-// rolldown's default, a `createRequire(import.meta.url)` run when the chunk loads, cost `weft tools` ~1 ms
-// (Node sets up its CommonJS loader for it). Only where asked: elsewhere the plugin left an empty chunk.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { builtinModules, createRequire, isBuiltin } from "node:module";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "rolldown";
-import { esmExternalRequirePlugin } from "rolldown/plugins";
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +35,6 @@ const { values } = parseArgs({
     "extend-entries": { type: "boolean", default: false },
     "shared-chunk": { type: "boolean", default: false },
     "helpers-chunk": { type: "boolean", default: false },
-    "esm-require": { type: "boolean", default: false },
   },
 });
 const dist = path.resolve("dist");
@@ -108,15 +103,6 @@ function importsOnlyOwnFiles(id) {
   return own;
 }
 
-/**
- * An import of another package, or of a built-in. With --esm-require, built-ins are left to rolldown (platform
- * node keeps them external) and to esmExternalRequirePlugin, which needs to resolve the ones CommonJS requires.
- */
-const isPackageImport = (specifier) =>
-  !specifier.startsWith(".") &&
-  !path.isAbsolute(specifier) &&
-  !(values["esm-require"] && (isBuiltin(specifier) || specifier.startsWith("builtin:esm-external-require-")));
-
 /** Bundles `input`; an --alone entry other than these stays an import of its file. */
 async function bundle(input) {
   const own = new Set(Object.values(input));
@@ -127,9 +113,8 @@ async function bundle(input) {
     // What copied-in code is, for the code that depends on it (the sdk's YAML_VERSION).
     transform: { define: Object.fromEntries(inlined.map(({ name, version }) => [`__WEFT_INLINED_VERSION_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}__`, JSON.stringify(version)])) },
     logLevel: "warn",
-    external: (specifier, importer) => isPackageImport(specifier) && !(importer && isInlined(specifier)),
+    external: (specifier, importer) => !specifier.startsWith(".") && !path.isAbsolute(specifier) && !(importer && isInlined(specifier)),
     plugins: [
-      ...(values["esm-require"] ? [esmExternalRequirePlugin({ external: [/^node:/, ...builtinModules] })] : []),
       { name: "esm-builds", resolveId: (specifier) => esmBuilds.get(specifier) ?? null },
       {
         name: "alone-entries",

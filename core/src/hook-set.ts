@@ -2,7 +2,7 @@ import { HookFailedError } from "@weft/sdk";
 import type { HookContext, HookFacades, HookKind, Logger, ObserverTapOptions, ProviderRegistrar, TapOptions, ToolRegistrar } from "@weft/sdk";
 import { HookPoint, type TapRecord } from "./hook-point.js";
 
-/** Each hook's kind and tapable argument names (the context it runs in is always the last). */
+/** Each hook's kind and its arguments' names (the context it runs in is always the last). */
 const SHAPES = {
   providers: { kind: "series", args: [] },
   tools: { kind: "series", args: [] },
