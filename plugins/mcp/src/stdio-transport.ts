@@ -36,7 +36,7 @@ export class StdioTransport implements Transport {
   /** Bytes received since the last line ended. */
   #partialBytes = 0;
   /** The first bytes of the line being received, where a response's id may be. */
-  #lineHead: Buffer = Buffer.alloc(0);
+  #lineHead: Buffer = NO_BYTES;
   /** A line past the limit being skipped: its first and last bytes (for its id) and its size so far. */
   #oversized: { head: Buffer; tail: Buffer; bytes: number } | undefined;
   readonly #stderr = new LineTail();
@@ -132,17 +132,19 @@ export class StdioTransport implements Transport {
       this.#oversized = undefined;
       chunk = chunk.subarray(lineEnd + 1);
       this.#partialBytes = 0;
-      this.#lineHead = Buffer.alloc(0);
+      this.#lineHead = NO_BYTES;
       if (chunk.length === 0) return;
       this.#receive(chunk);
       return;
     }
-    if (lastLf !== -1) this.#lineHead = chunk.subarray(lastLf + 1, lastLf + 1 + ID_WINDOW);
+    // A chunk that ends its last line (as a server writing whole messages sends them) begins none.
+    if (lastLf === chunk.length - 1) this.#lineHead = NO_BYTES;
+    else if (lastLf !== -1) this.#lineHead = chunk.subarray(lastLf + 1, lastLf + 1 + ID_WINDOW);
     else if (this.#lineHead.length < ID_WINDOW) this.#lineHead = Buffer.concat([this.#lineHead, chunk.subarray(0, ID_WINDOW - this.#lineHead.length)]);
     this.#partialBytes = lastLf === -1 ? this.#partialBytes + chunk.length : chunk.length - lastLf - 1;
     if (this.#partialBytes > MAX_LINE_BYTES) {
       // Everything complete before the long line is still delivered; the long line is skipped to its end.
-      const complete = lastLf === -1 ? Buffer.alloc(0) : chunk.subarray(0, lastLf + 1);
+      const complete = lastLf === -1 ? NO_BYTES : chunk.subarray(0, lastLf + 1);
       const head = this.#lineHead;
       this.#lines = new NdjsonParser(parseMessage);
       for (const message of this.#lines.push(complete)) this.#deliver(message);
@@ -222,6 +224,7 @@ export class StdioTransport implements Transport {
 }
 
 const LF = 10;
+const NO_BYTES = Buffer.alloc(0);
 /** What a send returns when its message is on its way: one promise, already resolved, for all of them. */
 const SENT: Promise<void> = Promise.resolve();
 /** How many bytes at each end of a long line are kept to find its id. */
