@@ -188,7 +188,6 @@ type MessageHandler = NonNullable<Transport["onmessage"]>;
 function observeIncoming(transport: Transport, observe: (message: JSONRPCMessage) => void): void {
   const wrappers = new WeakMap<MessageHandler, MessageHandler>();
   const handlers = new WeakMap<MessageHandler, MessageHandler>();
-  let handler = transport.onmessage;
   const wrap = (next: MessageHandler): MessageHandler => {
     let wrapper = wrappers.get(next);
     if (!wrapper) {
@@ -201,12 +200,15 @@ function observeIncoming(transport: Transport, observe: (message: JSONRPCMessage
     }
     return wrapper;
   };
+  // The wrapper is made when a handler is set, not looked up for every message delivered.
+  let wrapped = transport.onmessage && wrap(transport.onmessage);
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
     enumerable: true,
-    get: () => handler && wrap(handler),
+    get: () => wrapped,
     set: (next: MessageHandler | undefined) => {
-      handler = next && (handlers.get(next) ?? next);
+      const handler = next && (handlers.get(next) ?? next);
+      wrapped = handler && wrap(handler);
     },
   });
 }

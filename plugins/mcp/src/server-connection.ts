@@ -242,29 +242,9 @@ export class ServerConnection {
   }
 
   async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
-    const { checkOutput } = shape;
+    const call = this.#callToFollow(tool, args, ctx, shape);
+    if (!(call instanceof InFlightCall)) return call;
     const { server } = this.#options;
-    const ticket = ctx.pending?.data as Partial<ElicitationTicket & RoundTicket> | undefined;
-    let call: InFlightCall;
-    if (ctx.answer && ticket?.round) {
-      // A round of a 2026-07-28 multi-round-trip call: the next question, or the retry with the answers.
-      const step = answerRound(ticket.round, ctx.answer);
-      if ("questions" in step) return this.#ask(tool, step);
-      if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
-      call = this.#start(tool, args, shape, step);
-    } else if (ctx.answer && !ticket?.retry) {
-      const entry = this.#bridge.take(ticket?.token);
-      if (!entry) {
-        return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
-      }
-      entry.held.answer(elicitResult(ctx.answer, ticket?.mode));
-      call = entry.call;
-    } else {
-      // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
-      if (ctx.answer && ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
-      if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
-      call = this.#start(tool, args, shape);
-    }
     let outcome = await call.next(ctx);
     // A round that carries only the server's state (no question) is sent back at once.
     for (let rounds = 1; outcome.kind === "result" && isInputRequired(outcome.result) && !outcome.result.inputRequests; rounds++) {
@@ -287,7 +267,36 @@ export class ServerConnection {
       this.#lose(reason);
       return errorResult(`MCP server "${server}" cannot run ${tool}: ${reason}`, { server, tool, sessionGone: true });
     }
-    return this.#toResult(tool, outcome, ctx.signal, checkOutput);
+    return this.#toResult(tool, outcome, ctx.signal, shape.checkOutput);
+  }
+
+  /**
+   * The call an execute follows: a new one, or the one its answer resumes; or, when there is none to
+   * follow, the result at once (the next question of a round, a question no longer waiting, a server not
+   * running). Kept out of the async `#call`, whose frame every call in flight holds.
+   */
+  #callToFollow(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): InFlightCall | ToolResult {
+    const { server } = this.#options;
+    const ticket = ctx.pending?.data as Partial<ElicitationTicket & RoundTicket> | undefined;
+    if (ctx.answer && ticket?.round) {
+      // A round of a 2026-07-28 multi-round-trip call: the next question, or the retry with the answers.
+      const step = answerRound(ticket.round, ctx.answer);
+      if ("questions" in step) return this.#ask(tool, step);
+      if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
+      return this.#start(tool, args, shape, step);
+    }
+    if (ctx.answer && !ticket?.retry) {
+      const entry = this.#bridge.take(ticket?.token);
+      if (!entry) {
+        return errorResult(`the question MCP server "${server}" asked during ${tool} is no longer waiting for an answer (the call ended, or the question expired); run the tool again`);
+      }
+      entry.held.answer(elicitResult(ctx.answer, ticket?.mode));
+      return entry.call;
+    }
+    // The server refused the call until the user had visited a page (-32042): run it again, or say why not.
+    if (ctx.answer && ctx.answer.action !== "accept") return errorResult(`${tool} needs the user to complete a step at ${ctx.pending?.url ?? "a web page"} first, and they did not (${ctx.answer.action})`, { server, tool });
+    if (this.#lost || this.#closing) return errorResult(`MCP server "${server}" is not running (${this.exit.description}); start it again`);
+    return this.#start(tool, args, shape);
   }
 
   /**

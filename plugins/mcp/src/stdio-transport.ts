@@ -36,7 +36,7 @@ export class StdioTransport implements Transport {
   /** Bytes received since the last line ended. */
   #partialBytes = 0;
   /** The first bytes of the line being received, where a response's id may be. */
-  #lineHead: Buffer = Buffer.alloc(0);
+  #lineHead: Buffer = NO_BYTES;
   /** A line past the limit being skipped: its first and last bytes (for its id) and its size so far. */
   #oversized: { head: Buffer; tail: Buffer; bytes: number } | undefined;
   readonly #stderr = new LineTail();
@@ -45,7 +45,9 @@ export class StdioTransport implements Transport {
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #closeRequested = false;
   #stoppedByClose = false;
-  /** While the pipe is full: the drain every message written meanwhile waits for. */
+  /** The messages sent in this run of the event loop, written together at its end. */
+  #outbox = "";
+  /** While the pipe is full: the drain every message sent meanwhile waits for. */
   #drained: Promise<void> | undefined;
 
   constructor(options: StdioTransportOptions) {
@@ -130,17 +132,19 @@ export class StdioTransport implements Transport {
       this.#oversized = undefined;
       chunk = chunk.subarray(lineEnd + 1);
       this.#partialBytes = 0;
-      this.#lineHead = Buffer.alloc(0);
+      this.#lineHead = NO_BYTES;
       if (chunk.length === 0) return;
       this.#receive(chunk);
       return;
     }
-    if (lastLf !== -1) this.#lineHead = chunk.subarray(lastLf + 1, lastLf + 1 + ID_WINDOW);
+    // A chunk that ends its last line (as a server writing whole messages sends them) begins none.
+    if (lastLf === chunk.length - 1) this.#lineHead = NO_BYTES;
+    else if (lastLf !== -1) this.#lineHead = chunk.subarray(lastLf + 1, lastLf + 1 + ID_WINDOW);
     else if (this.#lineHead.length < ID_WINDOW) this.#lineHead = Buffer.concat([this.#lineHead, chunk.subarray(0, ID_WINDOW - this.#lineHead.length)]);
     this.#partialBytes = lastLf === -1 ? this.#partialBytes + chunk.length : chunk.length - lastLf - 1;
     if (this.#partialBytes > MAX_LINE_BYTES) {
       // Everything complete before the long line is still delivered; the long line is skipped to its end.
-      const complete = lastLf === -1 ? Buffer.alloc(0) : chunk.subarray(0, lastLf + 1);
+      const complete = lastLf === -1 ? NO_BYTES : chunk.subarray(0, lastLf + 1);
       const head = this.#lineHead;
       this.#lines = new NdjsonParser(parseMessage);
       for (const message of this.#lines.push(complete)) this.#deliver(message);
@@ -174,22 +178,28 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#exit || stdin.destroyed) return Promise.reject(new Error("Not connected"));
-    // The messages sent in one run of the event loop (the calls of one tool round) leave in one write:
-    // a system call per message cost more than everything else of sending it.
-    if (!stdin.writableCorked) {
-      stdin.cork();
-      process.nextTick(() => stdin.uncork());
-    }
-    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    // The messages sent in one run of the event loop (the calls of one tool round) leave in one write of
+    // one string: a system call per message cost more than everything else of sending it, and a corked
+    // stream's bookkeeping per message (its buffered entry, its slot in the writev) as much as encoding it.
+    if (this.#outbox === "") process.nextTick(() => this.#flush());
+    this.#outbox += serializeMessage(message);
+    return this.#drained ?? SENT;
+  }
+
+  /** Writes what was sent; when the pipe is full, the messages sent until it drains wait for that. */
+  #flush(): void {
+    const text = this.#outbox;
+    const stdin = this.#child?.stdin;
+    this.#outbox = "";
+    if (!text || !stdin || stdin.destroyed || stdin.write(text) || this.#drained) return;
     // One listener for all of them: a round of large calls would otherwise add one each (and, past ten,
     // make Node warn of a leak).
-    this.#drained ??= new Promise((resolve) =>
+    this.#drained = new Promise((resolve) =>
       stdin.once("drain", () => {
         this.#drained = undefined;
         resolve();
       }),
     );
-    return this.#drained;
   }
 
   /** Ends stdin, SIGTERMs the whole group, and SIGKILLs it if the leader is still there after a grace period. */
@@ -198,6 +208,8 @@ export class StdioTransport implements Transport {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     const pid = child.pid;
+    // What was sent just before goes out first, as a shutdown notice must.
+    this.#flush();
     child.stdin?.end();
     if (!this.#exit) killGroup(pid, "SIGTERM");
     let timer: NodeJS.Timeout | undefined;
@@ -212,6 +224,9 @@ export class StdioTransport implements Transport {
 }
 
 const LF = 10;
+const NO_BYTES = Buffer.alloc(0);
+/** What a send returns when its message is on its way: one promise, already resolved, for all of them. */
+const SENT: Promise<void> = Promise.resolve();
 /** How many bytes at each end of a long line are kept to find its id. */
 const ID_WINDOW = 256;
 /** JSON-RPC "internal error": what a call whose answer was too long receives. */
