@@ -35,7 +35,8 @@ export class LoopGuard {
 
   check(call: ToolCall): LoopVerdict {
     if (this.#limit <= 0) return { repeated: false };
-    const same = this.#last ? sameCall(this.#last, call) : this.#savedKey === callKey(call);
+    // A turn's first call has nothing to compare with unless it resumes a saved state: no key is built for it.
+    const same = this.#last ? sameCall(this.#last, call) : this.#savedKey !== undefined && this.#savedKey === callKey(call);
     this.#count = same ? this.#count + 1 : 1;
     this.#last = call;
     this.#savedKey = undefined;
