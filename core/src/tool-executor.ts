@@ -64,9 +64,10 @@ export class ToolExecutor {
       if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0, context);
       const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
       const started = performance.now();
-      const result = await this.#decide(call, options, context);
-      const final = await this.#after(result, call, context);
-      return this.#report(id, call, final, performance.now() - started, context);
+      let result = await this.#decide(call, options, context);
+      // With no afterToolCall tap the result is final, with no await (a microtask per call) in between.
+      if (this.host.hooks.afterToolCall.live) result = await this.#after(result, call, context);
+      return this.#report(id, call, result, performance.now() - started, context);
     } catch (error) {
       return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), 0, context);
     }
@@ -94,11 +95,9 @@ export class ToolExecutor {
     );
   }
 
-  /** The result `afterToolCall` makes of it; with no tap, the result itself (no promise in between). */
-  #after(result: ToolResult, call: ToolCallInfo, context: HookContext): ToolResult | Promise<ToolResult> {
-    const after = this.host.hooks.afterToolCall;
-    if (!after.live) return result;
-    return (after.promise(result, call, context) as Promise<ToolResult>).catch((error: unknown) => errorResult(errorMessage(error)));
+  /** The result the `afterToolCall` taps make of it; a throwing tap's error is the result. */
+  #after(result: ToolResult, call: ToolCallInfo, context: HookContext): Promise<ToolResult> {
+    return (this.host.hooks.afterToolCall.promise(result, call, context) as Promise<ToolResult>).catch((error: unknown) => errorResult(errorMessage(error)));
   }
 
   #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): ToolResult | Promise<ToolResult> {
