@@ -61,15 +61,15 @@ export class ToolExecutor {
     const id = request.id ?? `call_${++this.#nextId}`;
     try {
       const tool = this.host.tools.get(request.name);
-      if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0, context);
+      if (!tool) return this.#report(id, request, this.#unknownTool(request.name), undefined, context);
       const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
       const started = performance.now();
       let result = await this.#decide(call, options, context);
       // With no afterToolCall tap the result is final, with no await (a microtask per call) in between.
       if (this.host.hooks.afterToolCall.live) result = await this.#after(result, call, context);
-      return this.#report(id, call, result, performance.now() - started, context);
+      return this.#report(id, call, result, started, context);
     } catch (error) {
-      return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), 0, context);
+      return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), undefined, context);
     }
   }
 
@@ -202,8 +202,12 @@ export class ToolExecutor {
     return errorResult(`unknown tool: ${echoed(name)}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
   }
 
-  #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number, context: HookContext): ToolResult {
-    if (this.#observed) this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
+  /** Tells feedback observers the result, with the time since `started` (undefined: the call did not start); the clock is read only for them. */
+  #report(id: string, call: { name: string }, result: ToolResult, started: number | undefined, context: HookContext): ToolResult {
+    if (this.#observed) {
+      const elapsedMs = started === undefined ? 0 : performance.now() - started;
+      this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
+    }
     return result;
   }
 }
