@@ -63,5 +63,6 @@ describe("estimateMessageTokens", () => {
     const frozen = messages.map((message) => freezeMessage(structuredClone(message)));
     for (let round = 0; round < 2; round++) expect(frozen.map((message) => estimateMessageTokens(message))).toEqual(expected);
     expect(estimateMessagesTokens(frozen)).toBe(expected.reduce((sum, tokens) => sum + tokens, 0));
+    expect(estimateMessagesTokens(frozen, 4)).toBe(expected.slice(4).reduce((sum, tokens) => sum + tokens, 0));
   });
 });

@@ -46,9 +46,13 @@ function mediaParts(message: Message): number {
   return media;
 }
 
-export function estimateMessagesTokens(messages: readonly Message[]): number {
+/** The tokens of `messages` from index `from` on (the compaction check's tail after a reported count, with no copy of it). */
+export function estimateMessagesTokens(messages: readonly Message[], from = 0): number {
   let total = 0;
-  for (const message of messages) total += estimateMessageTokens(message);
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index];
+    if (message) total += estimateMessageTokens(message);
+  }
   return total;
 }
 
