@@ -61,14 +61,15 @@ export class ToolExecutor {
     const id = request.id ?? `call_${++this.#nextId}`;
     try {
       const tool = this.host.tools.get(request.name);
-      if (!tool) return this.#report(id, request, this.#unknownTool(request.name), 0, context);
+      if (!tool) return this.#report(id, request, this.#unknownTool(request.name), undefined, context);
       const call: ToolCallInfo = { id, name: request.name, arguments: request.arguments ?? {}, tool };
       const started = performance.now();
-      const result = await this.#decide(call, options, context);
-      const final = await this.#after(result, call, context);
-      return this.#report(id, call, final, performance.now() - started, context);
+      let result = await this.#decide(call, options, context);
+      // With no afterToolCall tap the result is final, with no await (a microtask per call) in between.
+      if (this.host.hooks.afterToolCall.live) result = await this.#after(result, call, context);
+      return this.#report(id, call, result, started, context);
     } catch (error) {
-      return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), 0, context);
+      return this.#report(id, request, errorResult(`${request.name} could not run: ${errorMessage(error)}`), undefined, context);
     }
   }
 
@@ -94,11 +95,9 @@ export class ToolExecutor {
     );
   }
 
-  /** The result `afterToolCall` makes of it; with no tap, the result itself (no promise in between). */
-  #after(result: ToolResult, call: ToolCallInfo, context: HookContext): ToolResult | Promise<ToolResult> {
-    const after = this.host.hooks.afterToolCall;
-    if (!after.live) return result;
-    return (after.promise(result, call, context) as Promise<ToolResult>).catch((error: unknown) => errorResult(errorMessage(error)));
+  /** The result the `afterToolCall` taps make of it; a throwing tap's error is the result. */
+  #after(result: ToolResult, call: ToolCallInfo, context: HookContext): Promise<ToolResult> {
+    return (this.host.hooks.afterToolCall.promise(result, call, context) as Promise<ToolResult>).catch((error: unknown) => errorResult(errorMessage(error)));
   }
 
   #proceed(call: ToolCallInfo, options: ExecuteOptions, verdict: ToolVerdict | undefined, context: HookContext): ToolResult | Promise<ToolResult> {
@@ -203,8 +202,12 @@ export class ToolExecutor {
     return errorResult(`unknown tool: ${echoed(name)}. Available tools: ${names.length ? names.join(", ") : "(none)"}`);
   }
 
-  #report(id: string, call: { name: string }, result: ToolResult, elapsedMs: number, context: HookContext): ToolResult {
-    if (this.#observed) this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
+  /** Tells feedback observers the result, with the time since `started` (undefined: the call did not start); the clock is read only for them. */
+  #report(id: string, call: { name: string }, result: ToolResult, started: number | undefined, context: HookContext): ToolResult {
+    if (this.#observed) {
+      const elapsedMs = started === undefined ? 0 : performance.now() - started;
+      this.host.emit({ type: "tool.returned", callId: id, name: call.name, result, isError: result.isError === true, elapsedMs }, context);
+    }
     return result;
   }
 }

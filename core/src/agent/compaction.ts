@@ -86,7 +86,7 @@ export class Compactor {
   estimate(session: Session, tools: readonly ToolSpec[]): number {
     const baseline = session.baseline;
     if (baseline && baseline.messages <= session.history.length) {
-      return baseline.tokens + estimateMessagesTokens(session.history.slice(baseline.messages));
+      return baseline.tokens + estimateMessagesTokens(session.history, baseline.messages);
     }
     return estimateMessagesTokens(session.transcript()) + estimateToolSpecTokens(tools);
   }

@@ -10,6 +10,9 @@ export interface LoopGuardState {
 
 export type LoopVerdict = { repeated: false } | { repeated: true; count: number; breach: number };
 
+/** The verdict on nearly every call, one object for all of them. */
+const NOT_REPEATED: LoopVerdict = Object.freeze({ repeated: false });
+
 /**
  * Watches the calls of one turn in call order: the same tool with identical arguments `limit` times in
  * a row is a breach. The agent answers a breach with an error result, and ends the turn at the second.
@@ -34,12 +37,13 @@ export class LoopGuard {
   }
 
   check(call: ToolCall): LoopVerdict {
-    if (this.#limit <= 0) return { repeated: false };
-    const same = this.#last ? sameCall(this.#last, call) : this.#savedKey === callKey(call);
+    if (this.#limit <= 0) return NOT_REPEATED;
+    // A turn's first call has nothing to compare with unless it resumes a saved state: no key is built for it.
+    const same = this.#last ? sameCall(this.#last, call) : this.#savedKey !== undefined && this.#savedKey === callKey(call);
     this.#count = same ? this.#count + 1 : 1;
     this.#last = call;
     this.#savedKey = undefined;
-    if (this.#count < this.#limit) return { repeated: false };
+    if (this.#count < this.#limit) return NOT_REPEATED;
     this.#breaches++;
     return { repeated: true, count: this.#count, breach: this.#breaches };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ToolSpec } from "@weft/sdk";
-import { estimateToolSpecTokens } from "./token-estimate.js";
+import type { Message, ToolSpec } from "@weft/sdk";
+import { freezeMessage } from "./frozen-messages.js";
+import { estimateMessageTokens, estimateMessagesTokens, estimateToolSpecTokens } from "./token-estimate.js";
 
 const wholeJson = (tools: ToolSpec[]) => Math.ceil(JSON.stringify(tools).length / 4);
 
@@ -43,5 +44,25 @@ describe("estimateToolSpecTokens", () => {
     reads = 0;
     estimateToolSpecTokens(open);
     expect(reads).toBeGreaterThan(0);
+  });
+});
+
+describe("estimateMessageTokens", () => {
+  it("counts 4 characters a token plus 4 a message and 1600 a media part, the same for a frozen message as for its copy", () => {
+    const image = { type: "image" as const, data: "aGk=", mediaType: "image/png" };
+    const messages: Message[] = [
+      { role: "system", content: "x".repeat(10) },
+      { role: "user", content: "x".repeat(9), parts: [{ type: "text", text: "x".repeat(9) }, image, image] },
+      { role: "tool", toolCallId: "c1", toolName: "shot", content: "x".repeat(8), parts: [image] },
+      { role: "assistant", content: "x".repeat(7) },
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "add", arguments: { a: 1 } }] },
+      { role: "assistant", content: "ok", reasoning: [{ provider: "anthropic", text: "xxxx", signature: "ss" }] },
+    ];
+    const expected = [4 + 3, 4 + 3 + 3200, 4 + 2 + 1600, 4 + 2, 4 + Math.ceil(("add".length + '{"a":1}'.length) / 4), 4 + 2];
+    expect(messages.map((message) => estimateMessageTokens(message))).toEqual(expected);
+    const frozen = messages.map((message) => freezeMessage(structuredClone(message)));
+    for (let round = 0; round < 2; round++) expect(frozen.map((message) => estimateMessageTokens(message))).toEqual(expected);
+    expect(estimateMessagesTokens(frozen)).toBe(expected.reduce((sum, tokens) => sum + tokens, 0));
+    expect(estimateMessagesTokens(frozen, 4)).toBe(expected.slice(4).reduce((sum, tokens) => sum + tokens, 0));
   });
 });

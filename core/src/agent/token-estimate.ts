@@ -1,4 +1,4 @@
-import type { Message, ToolSpec } from "@weft/sdk";
+import type { AssistantMessage, Message, ToolSpec } from "@weft/sdk";
 
 /**
  * A rough token count (4 characters a token) for what was added since the provider last reported the
@@ -10,30 +10,49 @@ const MESSAGE_OVERHEAD = 4;
 /** An image or a PDF page as providers bill it, roughly (Anthropic: ~1600 tokens for a 1092×1092 image). */
 const MEDIA_PART_TOKENS = 1600;
 
-/** Estimates of frozen messages, which cannot change (frozen-messages.ts): a long transcript is measured once, not before every turn. */
+/**
+ * Estimates of frozen assistant messages with tool calls or reasoning (frozen messages cannot change,
+ * frozen-messages.ts): their arguments' JSON is measured once, not before every turn. Any other message
+ * is measured by its lengths each time, which costs less than keeping it here: a WeakMap entry for each
+ * of a round's hundred tool results, estimated once, cost more than the whole estimate.
+ */
 const estimates = new WeakMap<Message, number>();
 
 export function estimateMessageTokens(message: Message): number {
+  if (message.role === "assistant" && (message.toolCalls?.length || message.reasoning?.length)) return assistantTokens(message);
+  return tokensOf(message.content.length, mediaParts(message));
+}
+
+function assistantTokens(message: AssistantMessage): number {
   const known = estimates.get(message);
   if (known !== undefined) return known;
-  const tokens = measureMessage(message);
+  let chars = message.content.length;
+  for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.arguments).length;
+  for (const block of message.reasoning ?? []) chars += (block.text ?? "").length + (block.signature ?? "").length + (block.redacted ?? "").length;
+  const tokens = tokensOf(chars, 0);
   if (Object.isFrozen(message)) estimates.set(message, tokens);
   return tokens;
 }
 
-function measureMessage(message: Message): number {
-  let chars = message.content.length;
-  if (message.role === "assistant") {
-    for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.arguments).length;
-    for (const block of message.reasoning ?? []) chars += (block.text ?? "").length + (block.signature ?? "").length + (block.redacted ?? "").length;
-  }
-  const media = message.role === "user" || message.role === "tool" ? (message.parts ?? []).filter((part) => part.type !== "text").length : 0;
+function tokensOf(chars: number, media: number): number {
   return MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN) + media * MEDIA_PART_TOKENS;
 }
 
-export function estimateMessagesTokens(messages: readonly Message[]): number {
+/** The images and documents of a user or tool message. */
+function mediaParts(message: Message): number {
+  if ((message.role !== "user" && message.role !== "tool") || !message.parts) return 0;
+  let media = 0;
+  for (const part of message.parts) if (part.type !== "text") media++;
+  return media;
+}
+
+/** The tokens of `messages` from index `from` on (the compaction check's tail after a reported count, with no copy of it). */
+export function estimateMessagesTokens(messages: readonly Message[], from = 0): number {
   let total = 0;
-  for (const message of messages) total += estimateMessageTokens(message);
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index];
+    if (message) total += estimateMessageTokens(message);
+  }
   return total;
 }
 

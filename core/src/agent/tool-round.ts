@@ -15,8 +15,8 @@ export interface RoundContext {
   guard: LoopGuard;
   /** The turn the calls belong to: with the session and call id, each call's idempotency key. */
   turnId: string;
-  /** Writes a settled result ahead, before the call counts as done. */
-  record(message: ToolMessage): Promise<void>;
+  /** Writes a settled result ahead, before the call counts as done; undefined when nothing is written ahead (no store). */
+  record(message: ToolMessage): Promise<void> | undefined;
   emit(event: FeedbackEvent): void;
 }
 
@@ -132,7 +132,9 @@ async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue
     }
   }
   slot.message = message;
-  await context.record(message);
+  // Without a store there is nothing to wait for, and no microtask per call spent on it.
+  const stored = context.record(message);
+  if (stored) await stored;
 }
 
 /** The answer a re-run carries; `failure` when the host's `waitFor` broke or timed out (a `cancel` with `reason: "timeout"`). */

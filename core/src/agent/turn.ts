@@ -236,7 +236,8 @@ export class Turn {
     const history = this.#deps.session.history;
     let first = history.length;
     while (first > 0 && history[first - 1]?.role === "tool") first--;
-    const toolResults = history.slice(first).filter((message): message is ToolMessage => message.role === "tool");
+    // Every message from `first` on is a tool result: the slice is the list, with no filter to copy it again.
+    const toolResults = history.slice(first) as ToolMessage[];
     const step: StepInfo = { step: this.tally.iterations, toolResults, metadata: this.tally.metadata() };
     if (this.#lastReply) step.lastReply = this.#lastReply;
     return step;

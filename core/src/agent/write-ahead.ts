@@ -21,11 +21,11 @@ export class WriteAhead {
     private readonly sessionId: string,
   ) {}
 
-  /** Resolves once the record is stored; a store without `append` keeps turns only when they end. */
-  record(record: TurnRecord): Promise<void> {
-    const append = this.store?.append?.bind(this.store);
-    if (!append) return Promise.resolve();
-    const stored = this.#tail.then(() => append(this.sessionId, record));
+  /** Resolves once the record is stored; undefined when it is not (a store without `append` keeps turns only when they end). */
+  record(record: TurnRecord): Promise<void> | undefined {
+    const store = this.store;
+    if (!store?.append) return undefined;
+    const stored = this.#tail.then(() => store.append?.(this.sessionId, record));
     // A failed append fails the step that made it; the next still waits its turn.
     this.#tail = stored.catch(() => undefined);
     return stored;
@@ -84,7 +84,7 @@ export function foldRecords(state: SessionState): SessionState {
  * Settles the calls an interrupted round left running: a tool that declares itself idempotent runs
  * again (with the same idempotency key), any other is answered as interrupted and the model decides.
  */
-export async function settleInterrupted(slots: PendingSlot[], tools: Pick<SessionTools, "get">, rerun: (slots: PendingSlot[]) => Promise<void>, record: (message: ToolMessage) => Promise<void>): Promise<void> {
+export async function settleInterrupted(slots: PendingSlot[], tools: Pick<SessionTools, "get">, rerun: (slots: PendingSlot[]) => Promise<void>, record: (message: ToolMessage) => Promise<void> | undefined): Promise<void> {
   const running = slots.filter((slot) => !slot.message && !slot.suspension);
   const again = running.filter((slot) => tools.get(slot.call.name)?.annotations?.idempotentHint === true);
   for (const slot of running) {
