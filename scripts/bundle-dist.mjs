@@ -1,7 +1,7 @@
 // Bundles a package's compiled dist/ into one module per entry point (plus the shared and lazily imported
 // chunks rolldown splits off), so a cold start reads a handful of files instead of one per source file.
 // Run by a package's build after tsc, from the package folder:
-//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--shared-chunk] [--helpers-chunk]
+//   node ../scripts/bundle-dist.mjs [--entry dist/worker.js]... [--inline <dependency>]... [--esm <inlined>]... [--carried <inlined>:<dependency>]... [--alone dist/<entry>.js]... [--extend-entries] [--helpers-chunk]
 // Entries: every `import` target of the package's exports, plus each --entry (files loaded by path at run
 // time, such as a worker). Other packages stay imports (one copy of each in an app) unless named by
 // --inline, which copies that dependency in, with its license on top of each file holding it (MIT and
@@ -12,13 +12,16 @@
 // sharing a dependency's modules with another gets them with all the other uses of them (typebox's lite entry,
 // 130 KB alone, weighed the whole 420 KB runtime). The .d.ts files keep the source layout; tsc's maps are read as the input
 // maps, so the bundles' maps point at src/ and carry its text. Compiled files no entry needs are removed.
-// --extend-entries lets an entry that is no library's API (the CLI's main.js) also export what its lazy
-// chunks share with it, instead of rolldown splitting those modules into chunks of their own: a file
-// fewer for the start to load each. --shared-chunk puts every module two or more entries use into one
-// chunk, not one chunk per set of entries using it (the sdk's root entry loaded three, the largest 26 KB,
-// the smallest 0.6 KB). --helpers-chunk does so only for the package's own modules that import, at run time,
-// nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each for
-// `weft tools`): such a chunk never brings another package or a built-in to an entry that did not load it.
+// --extend-entries lets an entry also export what other chunks share with it, instead of rolldown splitting
+// those modules into chunks of their own: a file fewer for the start to load each, and one level fewer
+// of files read one after another before any code runs (~1-2 ms of `weft tools` on Node 20 each). The
+// extra exports have one-letter names and no types, so this is for an entry that is no library's API
+// (the CLI's main.js, whose lazy command chunks share its code) or one the package's other entries import
+// whole: core's root entry re-exports project.js; the sdk's provider and testing entries import its root.
+// --helpers-chunk puts the package's own modules that two or more entries use, and that import, at run
+// time, nothing but each other (the CLI's flags, tables and terminal checks, four files of under 1 KB each
+// for `weft tools`), into one chunk: such a chunk never brings another package or a built-in to an entry
+// that did not load it.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -33,7 +36,6 @@ const { values } = parseArgs({
     carried: { type: "string", multiple: true, default: [] },
     alone: { type: "string", multiple: true, default: [] },
     "extend-entries": { type: "boolean", default: false },
-    "shared-chunk": { type: "boolean", default: false },
     "helpers-chunk": { type: "boolean", default: false },
   },
 });
@@ -136,11 +138,16 @@ async function bundle(input) {
     output: {
       dir: dist,
       format: "esm",
+      // One non-ASCII character in a file (a `…` in a string, a `→` in a doc comment) makes V8 hold all of
+      // its source as UTF-16: twice the bytes in the heap at every start (~250 KB for `weft tools`), for
+      // its scavenges to copy. Strings get escapes; doc comments, which cannot, are left to the .d.ts files
+      // (editors read those) and the maps (which carry the source). License banners stay.
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
       sourcemap: true,
       entryFileNames: "[name].js",
       // Beside the entries: a module that finds files from its own URL (../package.json) finds them still.
       chunkFileNames: "[name]-[hash].js",
-      ...(values["shared-chunk"] ? { codeSplitting: { groups: [{ name: "shared", minShareCount: 2 }] } } : {}),
       ...(values["helpers-chunk"] ? { codeSplitting: { groups: [{ name: "helpers", minShareCount: 2, test: importsOnlyOwnFiles }] } } : {}),
       banner: (chunk) =>
         [...inlined, ...carried]

@@ -3,6 +3,9 @@
  * stream parsers, the reply builder, settings, the shared ChatModel, capability lookups). Apps and
  * tool plugins need none of it; the root entry keeps the contract they use.
  */
+// Built on the root entry (a provider plugin loads both): importing it keeps the modules the two share
+// inside dist/index.js, not in a chunk every start would load after it (scripts/bundle-dist.mjs).
+import "../index.js";
 export * from "../sse-parser.js";
 export * from "../ndjson-parser.js";
 export * from "../retry-policy.js";

@@ -1,3 +1,6 @@
+// Built on the root entry: importing it keeps the modules the two share inside dist/index.js, not in a
+// chunk every start would load after it (scripts/bundle-dist.mjs).
+import "../index.js";
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from "./scripted-model.js";
 export { isProcessAlive, waitForProcessExit } from "./process-gone.js";
 export { startScriptedServer, useScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedResponse, type ScriptedServer } from "./scripted-server.js";
