@@ -5,6 +5,8 @@
  *
  *   node --cpu-prof --cpu-prof-dir=results.raw/profiles src/profile-runs.mjs [--runner weft] [--scenario mcp] [--runs 2000]
  *     [--calls N] [--sessions N] [--prior N]   (the scale rows: calls in one reply, sessions at once, prior messages)
+ *     [--llm <url>]   (a mock LLM already running, `node src/mock-llm-server.mjs`, so the profile and the
+ *                      CPU time are the runner's alone, as the rows count them)
  */
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,9 +26,10 @@ const { values: flags } = parseArgs({
     calls: { type: "string" },
     sessions: { type: "string" },
     prior: { type: "string" },
+    llm: { type: "string" },
   },
 });
-const llm = await startMockLlmServer();
+const llm = flags.llm ? { url: flags.llm, close() {} } : await startMockLlmServer();
 const { setup } = await import(`./runners/${flags.runner}.mjs`);
 const mcpServer = { command: process.execPath, args: [join(srcDir, "mcp-server.mjs")] };
 const options = {
