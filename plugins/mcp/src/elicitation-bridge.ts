@@ -38,7 +38,7 @@ export class ElicitationBridge {
   constructor(
     /** How long a question may wait for the host before it is cancelled. */
     private readonly answerTimeoutMs: number,
-    /** The connection's calls in flight, oldest first, by the progress token each was sent with. */
+    /** The connection's calls in flight, oldest first, by their ids (the progress token each was sent with). */
     private readonly calls: ReadonlyMap<string, InFlightCall>,
   ) {}
 

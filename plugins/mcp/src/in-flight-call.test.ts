@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { AbortFanout, type ToolProgress } from "@weft/sdk";
-import { InFlightCall, type CallStarter } from "./in-flight-call.js";
+import { InFlightCall, type SentCall } from "./in-flight-call.js";
 import { QuietClock } from "./quiet-clock.js";
 
 beforeEach(() => {
@@ -12,27 +12,31 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A call the server never answers: it ends only when cancelled. */
-function unanswered(progress: ((progress: ToolProgress) => void)[] = []): CallStarter {
-  return (call) => {
-    progress.push((report) => call.progress(report));
-    return { cancel: (reason) => call.failed(reason) };
-  };
+let lastCall = 0;
+
+/** A call sent as `sent` has it, among the `calls` in flight its `clock` reads. */
+function started(sent: SentCall, calls = new Map<string, InFlightCall>(), clock = new QuietClock(calls), aborts = new AbortFanout()): InFlightCall {
+  const call = new InFlightCall(`weft-call:${++lastCall}`, 1_000, calls, clock, aborts);
+  call.sent(sent);
+  return call;
 }
+
+/** A call the server never answers: it ends only when cancelled. */
+const unanswered: SentCall = { cancel: (call, reason) => call.failed(reason) };
 
 const watcher = { signal: new AbortController().signal, onProgress() {} };
 
 it("watches a connection's calls on one timer, whenever they start and however often they report progress, and ends each at its own ceiling", async () => {
   const setTimer = vi.spyOn(globalThis, "setTimeout");
-  const clock = new QuietClock();
-  const reports: ((progress: ToolProgress) => void)[] = [];
-  const first = new InFlightCall(unanswered(reports), 1_000, clock, new AbortFanout(), () => {});
+  const calls = new Map<string, InFlightCall>();
+  const clock = new QuietClock(calls);
+  const first = started(unanswered, calls, clock);
   vi.advanceTimersByTime(300);
-  const second = new InFlightCall(unanswered(reports), 1_000, clock, new AbortFanout(), () => {});
+  const second = started(unanswered, calls, clock);
   const ends = [first.next(watcher), second.next(watcher)];
   vi.advanceTimersByTime(300);
   // At 600 ms the first call reports progress, five times: its ceiling moves to 1600 ms.
-  for (let progress = 1; progress <= 5; progress++) reports[0]?.({ progress });
+  for (let progress = 1; progress <= 5; progress++) first.progress({ progress });
   expect(setTimer).toHaveBeenCalledTimes(1);
   // The timer set for 1000 ms finds nothing due and is set for the second call's 1300 ms.
   vi.advanceTimersByTime(700);
@@ -44,7 +48,7 @@ it("watches a connection's calls on one timer, whenever they start and however o
 });
 
 it("leaves nothing running once the last call has ended: its timer fires once, finds nothing due and is not set again", async () => {
-  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  const call = started({ cancel() {} });
   call.succeeded({ content: [{ type: "text", text: "done" }] });
   expect(await call.next(watcher)).toMatchObject({ kind: "result" });
   expect(vi.getTimerCount()).toBe(1);
@@ -53,7 +57,7 @@ it("leaves nothing running once the last call has ended: its timer fires once, f
 });
 
 it("holds the quiet time while a question waits for the host, and runs it again once answered", async () => {
-  const call = new InFlightCall(unanswered(), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  const call = started(unanswered);
   call.elicit({} as never);
   vi.advanceTimersByTime(5_000);
   expect(call.done).toBe(false);
@@ -66,8 +70,8 @@ it("holds the quiet time while a question waits for the host, and runs it again 
 it("cancels the call once with the waiting execute's abort reason, and leaves no listener on a signal once its next has its answer", async () => {
   const cancels: unknown[] = [];
   const aborts = new AbortFanout();
-  const started = () => new InFlightCall(() => ({ cancel: (reason) => cancels.push(reason) }), 1_000, new QuietClock(), aborts, () => {});
-  const [first, second] = [started(), started()];
+  const sent: SentCall = { cancel: (_call, reason) => cancels.push(reason) };
+  const [first, second] = [started(sent, undefined, undefined, aborts), started(sent, undefined, undefined, aborts)];
   // Two calls waited for under one signal (the calls of a round share theirs): one listener for both.
   const round = new AbortController();
   const waiting = [first.next({ signal: round.signal, onProgress() {} }), second.next({ signal: round.signal, onProgress() {} })];
@@ -78,7 +82,7 @@ it("cancels the call once with the waiting execute's abort reason, and leaves no
   second.succeeded({ content: [] });
   expect(await Promise.all(waiting)).toMatchObject([{ kind: "result" }, { kind: "result" }]);
   // A call that ends on its own stops listening too.
-  const third = started();
+  const third = started(sent, undefined, undefined, aborts);
   const turn = new AbortController();
   const answered = third.next({ signal: turn.signal, onProgress() {} });
   expect(getEventListeners(turn.signal, "abort")).toHaveLength(1);
@@ -92,7 +96,7 @@ it("cancels the call once with the waiting execute's abort reason, and leaves no
 });
 
 it("hands the progress the connection routes to it to the execute waiting now, and none once the call has ended", async () => {
-  const call = new InFlightCall(() => ({ cancel() {} }), 1_000, new QuietClock(), new AbortFanout(), () => {});
+  const call = started({ cancel() {} });
   const heard: ToolProgress[] = [];
   const waiting = call.next({ signal: new AbortController().signal, onProgress: (progress) => heard.push(progress) });
   call.progress({ progress: 1, total: 2 });

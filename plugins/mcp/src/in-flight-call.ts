@@ -16,16 +16,13 @@ export interface CallEnd {
 }
 
 /**
- * A `tools/call` on its way, as the call can call it off (the server hears a `notifications/cancelled` or
- * the SDK's own cancel; nothing happens once it has ended). weft's own exchange cancels by itself, so only
- * the SDK's paths make an AbortController for a call.
+ * How a `tools/call` on its way is called off (the server hears a `notifications/cancelled` or the SDK's
+ * own cancel; nothing happens once the call has ended). weft's own exchange cancels any of its calls
+ * with one object, told which; only the SDK's paths make an AbortController for a call.
  */
 export interface SentCall {
-  cancel(reason: unknown): void;
+  cancel(call: InFlightCall, reason: unknown): void;
 }
-
-/** Sends the call's request, which reports its end to `call`, and what it hears on the way (an MCP task's statuses). */
-export type CallStarter = (call: InFlightCall) => SentCall;
 
 /** What one `next` call listens to: the caller's signal and progress callback of that execute. */
 export interface CallWatcher {
@@ -39,19 +36,23 @@ export interface CallWatcher {
  * again with `next`. Its ceiling is "quiet time": it restarts on every progress notification and on every
  * answer, and is paused while a question waits for the host.
  *
- * The call's end goes straight to the `next` waiting for it (no promise race a call), and `onFinished`
- * runs once it has ended, whoever is listening. The quiet-time ceiling is watched by the connection's
- * `QuietClock`, one timer for all its calls. The call follows the waiting execute's signal through the
- * connection's `AbortFanout` (the calls of a round share their signal: one listener on it for all of
- * them) and hears the progress the connection routes to it (`progress`): following an execute makes no
- * closure and no listener of its own.
+ * The call is in its connection's map of calls in flight, under its id, from its start to its end,
+ * whoever is listening; its end goes straight to the `next` waiting for it (no promise race a call). The
+ * quiet-time ceiling is watched by the connection's `QuietClock`, one timer for all its calls, which
+ * reads that map. The call follows the waiting execute's signal through the connection's `AbortFanout`
+ * (the calls of a round share their signal: one listener on it for all of them) and hears the progress
+ * the connection routes to it (`progress`): following an execute makes no closure and no listener of its
+ * own.
  */
 export class InFlightCall implements Quiet, CallEnd {
-  readonly #sent: SentCall;
+  /** The call's progress token, and its request id on weft's own exchange: one id for the call everywhere. */
+  readonly id: string;
   readonly #quietMs: number;
+  readonly #calls: Map<string, InFlightCall>;
   readonly #clock: QuietClock;
   readonly #aborts: AbortFanout;
-  readonly #onFinished: () => void;
+  /** How its request was sent; set once it has been (see `sent`). */
+  #sent: SentCall | undefined;
   #outcome: CallOutcome | undefined;
   /** The `next` waiting now, for the call's end or its next question, and what it listens to. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
@@ -61,13 +62,23 @@ export class InFlightCall implements Quiet, CallEnd {
   #unanswered = 0;
   #timedOut = false;
 
-  constructor(start: CallStarter, quietMs: number, clock: QuietClock, aborts: AbortFanout, onFinished: () => void) {
+  /**
+   * A call about to be sent: in `calls` before its request goes out, so that its progress (or an end at
+   * once) finds it there. `sent` then says how the request went.
+   */
+  constructor(id: string, quietMs: number, calls: Map<string, InFlightCall>, clock: QuietClock, aborts: AbortFanout) {
+    this.id = id;
     this.#quietMs = quietMs;
+    this.#calls = calls;
     this.#clock = clock;
     this.#aborts = aborts;
-    this.#onFinished = onFinished;
-    this.#sent = start(this);
+    calls.set(id, this);
     this.#arm();
+  }
+
+  /** How the call's request went out, which its cancel goes through. */
+  sent(sent: SentCall): void {
+    this.#sent = sent;
   }
 
   /** When the call goes quiet, unless the server sends something first. */
@@ -106,7 +117,7 @@ export class InFlightCall implements Quiet, CallEnd {
   /** A question the server asked during this call; the quiet-time ceiling waits for its answer. */
   elicit(elicitation: HeldElicitation): void {
     this.#unanswered++;
-    this.#clock.unwatch(this);
+    this.#quietUntil = Number.POSITIVE_INFINITY;
     if (this.#waiter) this.#tell({ kind: "elicitation", elicitation });
     else this.#unclaimed.push(elicitation);
   }
@@ -126,7 +137,7 @@ export class InFlightCall implements Quiet, CallEnd {
 
   /** Sends `notifications/cancelled` and fails the call. */
   cancel(reason?: unknown): void {
-    this.#sent.cancel(reason);
+    this.#sent?.cancel(this, reason);
   }
 
   succeeded(result: CallResult): void {
@@ -141,8 +152,7 @@ export class InFlightCall implements Quiet, CallEnd {
   #settle(outcome: CallOutcome): void {
     if (this.#outcome) return;
     this.#outcome = outcome;
-    this.#clock.unwatch(this);
-    this.#onFinished();
+    this.#calls.delete(this.id);
     if (this.#waiter) this.#tell(outcome);
   }
 
@@ -157,6 +167,7 @@ export class InFlightCall implements Quiet, CallEnd {
 
   /** The clock's word that the ceiling passed: the call is cancelled as timed out. */
   wentQuiet(): void {
+    this.#quietUntil = Number.POSITIVE_INFINITY;
     this.#timedOut = true;
     this.cancel(new Error(`no result or progress for ${this.#quietMs} ms`));
   }

@@ -1,9 +1,10 @@
 import { Client, ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import type { ClientOptions, Implementation } from "@modelcontextprotocol/client";
 import { isRecord } from "@weft/sdk";
 import type { InputRequiredResult, JSONRPCErrorResponse, JSONRPCMessage, JSONRPCRequest, JSONRPCResultResponse } from "@modelcontextprotocol/client";
 import { callResultProblem } from "./call-result-shape.js";
 import type { CallResult } from "./flatten-result.js";
-import type { CallEnd, SentCall } from "./in-flight-call.js";
+import type { InFlightCall, SentCall } from "./in-flight-call.js";
 
 type Response = JSONRPCResultResponse | JSONRPCErrorResponse;
 
@@ -24,26 +25,33 @@ export interface ToolCallParams {
  * reply, those copies were a tenth of everything a run allocates.
  *
  * And `tools/call` is an exchange weft runs itself (`sendToolCall`), the way the SDK's own Client runs
- * `subscriptions/listen`: string ids from a counter of its own (the SDK's are numbers, so they never
- * meet), its responses consumed in `_onresponse` and everything else passed on, its calls failed in
- * `_onclose`. Through the SDK's `request`, every call zod-parsed its response envelope once more (which
- * weft has checked), armed a timer (weft's quiet-time ceiling bounds the call) and validated the result
- * asynchronously against a schema of weft's (which weft checks here, at once); a tool call was the
- * heaviest thing a run allocated. The era's wire codec still decodes every result (the 2026-07-28
+ * `subscriptions/listen`: its request ids are the calls' own string ids (the SDK's are numbers, so they
+ * never meet), its responses consumed in `_onresponse` and everything else passed on, its calls failed
+ * in `_onclose`. It reads the connection's map of calls in flight, by those ids: a call keeps no entry
+ * of its own here, and no object of its own for its cancel. Through the SDK's `request`, every call
+ * zod-parsed its response envelope once more (which weft has checked), armed a timer (weft's quiet-time
+ * ceiling bounds the call) and validated the result asynchronously against a schema of weft's (which
+ * weft checks here, at once); a tool call was the heaviest thing a run allocated. The era's wire codec still decodes every result (the 2026-07-28
  * `resultType`, `input_required`), and the SDK's envelope `_meta` still goes on every request.
  */
 export class McpClient extends Client {
-  /** The `tools/call` exchanges in flight, by their ids. */
-  readonly #toolCalls = new Map<string, OwnedToolCall>();
-  #lastToolCall = 0;
-  /** An owned call's cancel, one function for all of them. */
-  readonly #cancelToolCall = (call: OwnedToolCall, reason: unknown): void => {
-    if (!this.#toolCalls.delete(call.id)) return;
-    this.notification({ method: "notifications/cancelled", params: { requestId: call.id, reason: String(reason) } }).catch((error: unknown) =>
-      this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
-    );
-    call.end.failed(asSdkError(reason));
+  /** The connection's calls in flight, by their ids (those the SDK carries too: see `_onclose`). */
+  readonly #calls: ReadonlyMap<string, InFlightCall>;
+  /** The cancel of every call of weft's own exchange. */
+  readonly #exchange: SentCall = {
+    cancel: (call, reason) => {
+      if (call.done) return;
+      this.notification({ method: "notifications/cancelled", params: { requestId: call.id, reason: String(reason) } }).catch((error: unknown) =>
+        this.onerror?.(new Error(`Failed to send cancellation: ${error}`)),
+      );
+      call.failed(asSdkError(reason));
+    },
   };
+
+  constructor(info: Implementation, options: ClientOptions, calls: ReadonlyMap<string, InFlightCall>) {
+    super(info, options);
+    this.#calls = calls;
+  }
 
   deliverResponse(response: Response): void {
     this._onresponse(response);
@@ -59,25 +67,20 @@ export class McpClient extends Client {
   }
 
   /**
-   * Sends `tools/call`; `end` hears its result as it came (checked for the shape weft reads), or an
-   * `input_required` result as the SDK's manual mode hands it back. Its cancel tells the server; a close
-   * of the connection fails it.
+   * Sends `tools/call` with the call's id; the call hears its result as it came (checked for the shape weft
+   * reads), or an `input_required` result as the SDK's manual mode hands it back. Its cancel tells the
+   * server; a close of the connection fails it.
    */
-  sendToolCall(params: ToolCallParams, end: CallEnd): SentCall {
-    const call = new OwnedToolCall(`weft-call:${++this.#lastToolCall}`, end, this.#cancelToolCall);
+  sendToolCall(call: InFlightCall, params: ToolCallParams): SentCall {
     const transport = this.transport;
     if (!transport) {
-      call.end.failed(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
-      return call;
+      call.failed(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+      return this.#exchange;
     }
     const envelope = this._outboundMetaEnvelope();
     const request: JSONRPCRequest = { jsonrpc: "2.0", id: call.id, method: "tools/call", params: envelope ? { ...params, _meta: { ...envelope, ...params._meta } } : params };
-    this.#toolCalls.set(call.id, call);
-    transport.send(request).catch((error: unknown) => {
-      this.#toolCalls.delete(call.id);
-      call.end.failed(error);
-    });
-    return call;
+    transport.send(request).catch((error: unknown) => call.failed(error));
+    return this.#exchange;
   }
 
   /** The era's reading of a result, then weft's shape check; throws what the SDK's `request` rejected with. */
@@ -94,45 +97,34 @@ export class McpClient extends Client {
   }
 
   protected override _onresponse(response: Response): void {
-    const call = typeof response.id === "string" ? this.#toolCalls.get(response.id) : undefined;
+    const call = typeof response.id === "string" ? this.#calls.get(response.id) : undefined;
     if (!call) {
       super._onresponse(response);
       return;
     }
-    this.#toolCalls.delete(call.id);
     if ("error" in response) {
-      call.end.failed(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
+      call.failed(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
       return;
     }
     try {
-      call.end.succeeded(this.#decode(response.result));
+      call.succeeded(this.#decode(response.result));
     } catch (error) {
-      call.end.failed(error);
+      call.failed(error);
     }
   }
 
+  /**
+   * Fails every call in flight, once the SDK has told the connection (`onclose`) and failed its own
+   * requests: for a call the SDK carries, whichever failure comes first counts, and both say the same.
+   */
   protected override _onclose(): void {
-    const calls = [...this.#toolCalls.values()];
-    this.#toolCalls.clear();
+    const calls = [...this.#calls.values()];
     try {
       super._onclose();
     } finally {
       const closed = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
-      for (const call of calls) call.end.failed(closed);
+      for (const call of calls) call.failed(closed);
     }
-  }
-}
-
-/** One `tools/call` of weft's own exchange: ended by its response, a failed send, the close, or its cancel. */
-class OwnedToolCall implements SentCall {
-  constructor(
-    readonly id: string,
-    readonly end: CallEnd,
-    private readonly onCancel: (call: OwnedToolCall, reason: unknown) => void,
-  ) {}
-
-  cancel(reason: unknown): void {
-    this.onCancel(this, reason);
   }
 }
 

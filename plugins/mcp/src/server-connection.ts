@@ -128,13 +128,17 @@ export class ServerConnection {
   readonly #subscribed = new Set<string>();
   /** Refetches the tool list when its `ttlMs` cache hint runs out. */
   #toolsExpiry: NodeJS.Timeout | undefined;
-  /** The calls in flight, oldest first, by the progressToken each was sent with. */
+  /**
+   * The calls in flight, oldest first, by their ids (each call's progress token, and its request id on
+   * weft's own exchange): the one map of them the connection's parts read (progress routing, the
+   * elicitation bridge, the quiet clock, the client's exchange).
+   */
   readonly #calls = new Map<string, InFlightCall>();
   /** The quiet-time ceilings of the calls in flight. */
-  readonly #quiet = new QuietClock();
+  readonly #quiet = new QuietClock(this.#calls);
   /** The signals of the executes waiting for calls in flight, one listener each. */
   readonly #aborts = new AbortFanout();
-  #nextToken = 0;
+  #lastCall = 0;
 
   private constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -304,14 +308,10 @@ export class ServerConnection {
    * state (2026-07-28), on a new request, as the spec has it.
    */
   #start(tool: string, args: Record<string, unknown>, shape: CallShape, retry?: { inputResponses: Record<string, unknown>; requestState?: string }): InFlightCall {
-    const progressToken = `weft-${++this.#nextToken}`;
-    const params: ToolCallParams = { name: tool, arguments: args, _meta: { progressToken }, ...retry };
-    const start = (call: InFlightCall): SentCall => {
-      // In the map before the request goes out: its progress (or an end at once) finds it there.
-      this.#calls.set(progressToken, call);
-      return this.#send(params, shape, call);
-    };
-    return new InFlightCall(start, this.#options.toolTimeoutMs, this.#quiet, this.#aborts, () => this.#calls.delete(progressToken));
+    const call = new InFlightCall(`weft-call:${++this.#lastCall}`, this.#options.toolTimeoutMs, this.#calls, this.#quiet, this.#aborts);
+    const params: ToolCallParams = { name: tool, arguments: args, _meta: { progressToken: call.id }, ...retry };
+    call.sent(this.#send(params, shape, call));
+    return call;
   }
 
   /**
@@ -322,7 +322,7 @@ export class ServerConnection {
    * answer comes back as it is: weft asks its host between turns.
    */
   #send(params: ToolCallParams, shape: CallShape, call: InFlightCall): SentCall {
-    if (!shape.asTask && this.#client.sendsToolCalls) return this.#client.sendToolCall(params, call);
+    if (!shape.asTask && this.#client.sendsToolCalls) return this.#client.sendToolCall(call, params);
     const controller = new AbortController();
     const { signal } = controller;
     const result = shape.asTask
@@ -332,7 +332,7 @@ export class ServerConnection {
       (answer) => call.succeeded(answer),
       (error: unknown) => call.failed(error),
     );
-    return { cancel: (reason) => controller.abort(reason) };
+    return { cancel: (_call, reason) => controller.abort(reason) };
   }
 
   /** The pending result for a round's current question. */
@@ -598,13 +598,17 @@ export class ServerConnection {
 
   #newClient(): McpClient {
     const capabilities: ClientCapabilities = this.#options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
-    const client = new McpClient(CLIENT_INFO, {
-      capabilities,
-      // Probe with server/discover; 2026-07-28 where the server offers it, the 2025 handshake otherwise.
-      versionNegotiation: { mode: "auto", ...(this.#options.transport.kind === "stdio" ? { probe: { timeoutMs: STDIO_PROBE_MS } } : {}) },
-      // `input_required` results come back to weft, which asks its host between turns (input-round.ts).
-      inputRequired: { autoFulfill: false },
-    });
+    const client = new McpClient(
+      CLIENT_INFO,
+      {
+        capabilities,
+        // Probe with server/discover; 2026-07-28 where the server offers it, the 2025 handshake otherwise.
+        versionNegotiation: { mode: "auto", ...(this.#options.transport.kind === "stdio" ? { probe: { timeoutMs: STDIO_PROBE_MS } } : {}) },
+        // `input_required` results come back to weft, which asks its host between turns (input-round.ts).
+        inputRequired: { autoFulfill: false },
+      },
+      this.#calls,
+    );
     if (this.#options.elicitation) {
       client.setRequestHandler("elicitation/create", (request, ctx) => this.#bridge.handle(request.params, ctx.mcpReq.signal, this.#attribution.callOf(ctx.mcpReq.id)));
     }
