@@ -245,26 +245,28 @@ export class ServerConnection {
     return this.#call(tool, args, ctx, shape, false);
   }
 
-  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
+  #call(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean): Promise<ToolResult> {
     const call = this.#callToFollow(tool, args, ctx, shape);
-    if (!(call instanceof InFlightCall)) return call;
+    if (!(call instanceof InFlightCall)) return Promise.resolve(call);
+    return call.next(ctx).then((outcome) => this.#ended(tool, args, ctx, shape, signedIn, outcome, 0));
+  }
+
+  /**
+   * What the execute returns for its call's outcome, after `rounds` sent again for the server's state.
+   * What sends the call again (a state round, a sign-in) goes on in async methods of its own: a call in
+   * flight holds no async frame, only the `then` on its `next` (an async `#call` cost two promises and
+   * the frame more, for every call).
+   */
+  #ended(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean, outcome: CallOutcome, rounds: number): ToolResult | Promise<ToolResult> {
     const { server } = this.#options;
-    let outcome = await call.next(ctx);
-    // A round that carries only the server's state (no question) is sent back at once.
-    for (let rounds = 1; outcome.kind === "result" && isInputRequired(outcome.result) && !outcome.result.inputRequests; rounds++) {
-      if (rounds > MAX_STATE_ROUNDS) return errorResult(`MCP server "${server}" asked for ${tool} to be sent again ${MAX_STATE_ROUNDS} times without asking anything; weft stopped`, { server, tool });
-      outcome = await this.#start(tool, args, shape, { inputResponses: {}, requestState: outcome.result.requestState }).next(ctx);
+    if (outcome.kind === "result" && isInputRequired(outcome.result) && !outcome.result.inputRequests) {
+      // A round that carries only the server's state (no question) is sent back at once.
+      if (rounds >= MAX_STATE_ROUNDS) return errorResult(`MCP server "${server}" asked for ${tool} to be sent again ${MAX_STATE_ROUNDS} times without asking anything; weft stopped`, { server, tool });
+      return this.#sendState(tool, args, ctx, shape, signedIn, outcome.result.requestState, rounds + 1);
     }
     const signInNeeded = outcome.kind === "failed" ? this.#signInNeeded(outcome.error) : undefined;
-    if (signInNeeded && !signedIn && !ctx.answer) {
-      // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
-      try {
-        await signInNeeded.finish(await this.#signIn(signInNeeded.request, { callId: ctx.callId, toolName: tool }, ctx.signal));
-      } catch (error) {
-        return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
-      }
-      return this.#call(tool, args, ctx, shape, true);
-    }
+    // The server refused the call until the user grants more (or again): nothing ran, so it runs once more after.
+    if (signInNeeded && !signedIn && !ctx.answer) return this.#signInAndCall(signInNeeded, tool, args, ctx, shape);
     if (outcome.kind === "failed" && this.#options.transport.kind !== "stdio" && isSessionGone(outcome.error)) {
       // Nothing ran: the manager may send the call again over a new session.
       const reason = describeRemoteFailure(outcome.error, this.#options.transport.url);
@@ -272,6 +274,23 @@ export class ServerConnection {
       return errorResult(`MCP server "${server}" cannot run ${tool}: ${reason}`, { server, tool, sessionGone: true });
     }
     return this.#toResult(tool, outcome, ctx.signal, shape.checkOutput);
+  }
+
+  /** Sends the call again with the server's state (a round that asked nothing), as a new request. */
+  async #sendState(tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape, signedIn: boolean, requestState: string | undefined, rounds: number): Promise<ToolResult> {
+    const outcome = await this.#start(tool, args, shape, { inputResponses: {}, requestState }).next(ctx);
+    return this.#ended(tool, args, ctx, shape, signedIn, outcome, rounds);
+  }
+
+  /** The user's sign-in the call ran into, then the call once more. */
+  async #signInAndCall(signInNeeded: AuthorizationRequired, tool: string, args: Record<string, unknown>, ctx: ToolContext, shape: CallShape): Promise<ToolResult> {
+    const { server } = this.#options;
+    try {
+      await signInNeeded.finish(await this.#signIn(signInNeeded.request, { callId: ctx.callId, toolName: tool }, ctx.signal));
+    } catch (error) {
+      return errorResult(`MCP server "${server}" cannot run ${tool}: ${errorMessage(error)}`, { server, tool });
+    }
+    return this.#call(tool, args, ctx, shape, true);
   }
 
   /**
