@@ -80,10 +80,11 @@ export function toToolResult(result: CallResult, origin: { server: string; tool:
     metadata.truncatedFromBytes = limited.bytes;
   }
   if (result.isError) return { output: output || `${origin.tool} failed without saying why`, isError: true, metadata };
-  return mediaResult(output, blocks.some(isMediaBlock) ? blocks.flatMap(modelMedia) : NO_MEDIA, { metadata });
+  // A result with no media (most of them) is made here, as mediaResult makes it: through mediaResult, its
+  // copy of the `{ metadata }` it takes cost more than the rest of the result.
+  if (!blocks.some(isMediaBlock)) return { metadata, output };
+  return mediaResult(output, blocks.flatMap(modelMedia), { metadata });
 }
-
-const NO_MEDIA: readonly (ImagePart | DocumentPart)[] = Object.freeze([]);
 
 /** A block that can carry an image or a document: only those are looked into for content parts. */
 function isMediaBlock(block: ContentBlock): boolean {
