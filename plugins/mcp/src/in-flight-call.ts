@@ -57,7 +57,8 @@ export class InFlightCall implements Quiet, CallEnd {
   /** The `next` waiting now, for the call's end or its next question, and what it listens to. */
   #waiter: ((outcome: CallOutcome) => void) | undefined;
   #watcher: CallWatcher | undefined;
-  readonly #unclaimed: HeldElicitation[] = [];
+  /** Questions asked while no `next` waited (made at the first: most calls ask none). */
+  #unclaimed: HeldElicitation[] | undefined;
   #quietUntil = Number.POSITIVE_INFINITY;
   #unanswered = 0;
   #timedOut = false;
@@ -97,7 +98,7 @@ export class InFlightCall implements Quiet, CallEnd {
 
   /** Resolves with the call's end or the next elicitation; the watcher's abort cancels the call. */
   next(watcher: CallWatcher): Promise<CallOutcome> {
-    const queued = this.#unclaimed.shift();
+    const queued = this.#unclaimed?.shift();
     if (queued) return Promise.resolve({ kind: "elicitation", elicitation: queued });
     const { signal } = watcher;
     if (signal.aborted) this.cancel(signal.reason);
@@ -119,7 +120,8 @@ export class InFlightCall implements Quiet, CallEnd {
     this.#unanswered++;
     this.#quietUntil = Number.POSITIVE_INFINITY;
     if (this.#waiter) this.#tell({ kind: "elicitation", elicitation });
-    else this.#unclaimed.push(elicitation);
+    else if (this.#unclaimed) this.#unclaimed.push(elicitation);
+    else this.#unclaimed = [elicitation];
   }
 
   /** A question was answered (or given up on): the ceiling runs again once none is left. */
