@@ -59,6 +59,7 @@ export class InFlightCall implements Quiet, CallEnd {
   #watcher: CallWatcher | undefined;
   /** Questions asked while no `next` waited (made at the first: most calls ask none). */
   #unclaimed: HeldElicitation[] | undefined;
+  /** Infinity while a question waits for the host, and once the call went quiet: the clock passes it by. */
   #quietUntil = Number.POSITIVE_INFINITY;
   #unanswered = 0;
   #timedOut = false;
