@@ -286,11 +286,17 @@ type Waiting = { resolve(result: IteratorResult<Uint8Array, undefined>): void; r
 const ENDED: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 /** How long a body may go on after its consumer stopped before the request is aborted. */
 const DRAIN_GRACE_MS = 100;
+/**
+ * How many chunks may wait unread before the response is paused. A decoder is mostly a moment slower
+ * than a fast connection: paused at the first, nearly every chunk cost a pause and a resume (and its
+ * tick). A socket read is at most 64 KB, so a paused body holds at most 1 MB.
+ */
+const UNREAD_BEFORE_PAUSE = 16;
 
 /**
  * A response body's chunks, taken from the response's `data` events: each chunk is the Buffer Node
- * read off the socket (a Uint8Array, not copied). The response flows only while a read waits, so a
- * slow consumer holds the socket back instead of piling chunks up in memory.
+ * read off the socket (a Uint8Array, not copied). The response flows while a read waits or until a
+ * few chunks wait unread, so a slow consumer holds the socket back instead of piling chunks up in memory.
  *
  * Made as soon as the headers arrive, so that a connection that fails before anyone reads the body
  * still has its error seen (and given to the first read).
@@ -298,7 +304,7 @@ const DRAIN_GRACE_MS = 100;
 class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
   readonly #connection: Connection;
   readonly #response: IncomingMessage;
-  /** Chunks that arrived while no read waited (the response is paused until the next read). */
+  /** Chunks that arrived while no read waited (once there are UNREAD_BEFORE_PAUSE, the response is paused until a read empties them). */
   readonly #arrived: Uint8Array[] = [];
   #waiting: Waiting | undefined;
   #flowing = false;
@@ -368,7 +374,7 @@ class BodyChunks implements AsyncGenerator<Uint8Array, undefined> {
       return;
     }
     this.#arrived.push(chunk);
-    this.#response.pause();
+    if (this.#arrived.length >= UNREAD_BEFORE_PAUSE) this.#response.pause();
   };
 
   readonly #onEnd = (): void => {

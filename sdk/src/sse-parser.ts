@@ -21,7 +21,8 @@ const SPACE = 32;
  */
 export class SseParser {
   readonly #lines: LineSplitter;
-  #events: SseEvent[] = [];
+  /** The events completed by the chunk being read; undefined while there are none. */
+  #events: SseEvent[] | undefined;
   #data = "";
   #hasData = false;
   #event: string | undefined;
@@ -45,9 +46,8 @@ export class SseParser {
   }
 
   #take(): readonly SseEvent[] {
-    if (this.#events.length === 0) return EMPTY;
-    const events = this.#events;
-    this.#events = [];
+    const events = this.#events ?? EMPTY;
+    this.#events = undefined;
     return events;
   }
 
@@ -91,7 +91,10 @@ export class SseParser {
       const event: SseEvent = { data: this.#data };
       if (this.#event) event.event = this.#event;
       if (this.#id) event.id = this.#id;
-      this.#events.push(event);
+      // A chunk mostly completes one event: a list made for it holds one, where `[]` and a push
+      // reserve room for 17 (V8's first growth), which the collector then has to clear.
+      if (this.#events) this.#events.push(event);
+      else this.#events = [event];
     }
     this.#data = "";
     this.#hasData = false;

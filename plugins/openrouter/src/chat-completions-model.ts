@@ -3,6 +3,7 @@ import {
   costFromPricing,
   createProviderModel,
   encodeJsonBody,
+  flatEvents,
   parseJsonChunk,
   providerFetch,
   providerSettingsProperties,
@@ -159,7 +160,8 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
     return listing;
   };
 
-  async function* stream(request: ChatRequest, call: ModelCall): AsyncGenerator<StreamEvent> {
+  /** The reply's events in the batches they are decoded in (`flatEvents` hands them out one by one). */
+  async function* replyBatches(request: ChatRequest, call: ModelCall): AsyncGenerator<readonly StreamEvent[]> {
     // Asked only when the request depends on the answer, so a plain chat makes one request.
     const dependsOnModel = call.output !== undefined || request.topP !== undefined || request.topK !== undefined || call.effort !== "off" || request.messages.some((message) => (message.role === "user" || message.role === "tool") && hasMediaParts(message));
     const capabilities = dependsOnModel ? await endpoint.capabilities(call.model, models) : undefined;
@@ -174,33 +176,35 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
       cacheControl: endpoint.cacheControl(call.model),
       ...(call.output ? { output: call.output } : {}),
     });
-    for (const notice of notices) yield { type: "notice", ...notice };
+    if (notices.length > 0) yield notices.map((notice): StreamEvent => ({ type: "notice", ...notice }));
     const bodyJson = encodeJsonBody(body);
     const response = await providerFetch({ url: `${baseUrl}/chat/completions`, headers: endpoint.headers, bodyJson, signal: request.signal }, transport);
     const pricing = settings.prices ?? capabilities?.pricing;
     const decoder = new ChatCompletionsDecoder({ provider, model: `${provider}/${call.model}`, retries: response.retries, ...(pricing ? { costOf: (stats) => costFromPricing(stats, pricing) } : {}) });
     // Some servers ignore `stream: true` (llama.cpp with tools, some proxies) and answer whole.
     if (response.headers.get("content-type")?.includes("application/json")) {
-      for (const chunk of completionAsChunks(await response.jsonObject())) for (const event of decoder.push(chunk)) yield event;
-      for (const event of decoder.finish()) yield event;
+      for (const chunk of completionAsChunks(await response.jsonObject())) yield decoder.push(chunk);
+      yield decoder.finish();
       return;
     }
     // One loop from the body's bytes to the events, SSE framing, JSON and decoding synchronous steps
-    // inside it: an event costs one yield instead of a hop through a generator per stage.
+    // inside it: a batch costs one yield instead of a hop through a generator per stage.
     // Each SSE event is decoded and its events yielded before the next is parsed, so the events before
-    // a bad chunk are out before its error is thrown.
+    // a bad chunk are out before its error is thrown. Most chunks (tool-call fragments) decode to no
+    // event, and cost no yield.
     const parser = new SseParser();
     const chunkOf = (event: SseEvent) => (event.data.trim() === DONE ? DONE : parseJsonChunk(provider, event.data, response.retries));
     for await (const bytes of response.chunks()) {
       for (const event of parser.push(bytes)) {
-        for (const decoded of decoder.push(chunkOf(event))) yield decoded;
+        const decoded = decoder.push(chunkOf(event));
+        if (decoded.length > 0) yield decoded;
         if (decoder.done) break;
       }
       // Leaving the loop at [DONE] lets the body finish behind us (or closes it).
       if (decoder.done) break;
     }
-    if (!decoder.done) for (const event of parser.end()) for (const decoded of decoder.push(chunkOf(event))) yield decoded;
-    for (const event of decoder.finish()) yield event;
+    if (!decoder.done) for (const event of parser.end()) yield decoder.push(chunkOf(event));
+    yield decoder.finish();
   }
 
   return createProviderModel({
@@ -210,7 +214,7 @@ function chatCompletionsModel(settings: Settings, endpoint: Endpoint): ChatModel
     models: settings.models,
     effort: settings.effort,
     contextWindow: settings.contextWindow,
-    stream,
+    stream: (request, call) => flatEvents(replyBatches(request, call)),
     async lookupContextWindow(model) {
       const entry = (await models()).find((candidate) => candidate.id === model);
       // OpenRouter says context_length; vLLM max_model_len; some servers context_window.

@@ -17,6 +17,7 @@ export * from "../provider-settings.js";
 export * from "../provider-model.js";
 export * from "../reply-builder.js";
 export * from "../stream-collector.js";
+export * from "../flat-events.js";
 export * from "../model-capabilities.js";
 export * from "../output-schema.js";
 export * from "../structured-output.js";
