@@ -188,7 +188,7 @@ export class ToolExecutor {
   }
 
   #invalidArguments(tool: ToolDescriptor, args: Record<string, unknown>): ToolResult | undefined {
-    let problems: string[];
+    let problems: readonly string[];
     try {
       problems = this.#validator.problems(tool, args);
     } catch (error) {
@@ -212,7 +212,7 @@ export class ToolExecutor {
   }
 }
 
-function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
+function invalidArgumentsResult(name: string, problems: readonly string[]): ToolResult {
   return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
 }
 
