@@ -34,7 +34,8 @@ export interface RoundOutcome {
  * a message (a result, an error, an abort) or a suspension left for `agent.resume`; nothing throws.
  */
 export async function runRound(calls: ToolCall[], context: RoundContext): Promise<RoundOutcome> {
-  const slots: PendingSlot[] = calls.map((call) => ({ call }));
+  // The result field is there from the start: added later, it took a property store of its own per slot.
+  const slots: PendingSlot[] = calls.map((call) => ({ call, message: undefined }));
   let stop = false;
   const runnable: PendingSlot[] = [];
   // The guard sees the calls in call order, before any runs, so a batch of identical calls trips it too.
