@@ -18,7 +18,7 @@ const DEADLINE_GRACE_MS = 500;
  * object with a `signal` getter cost V8's slow object-literal path.
  */
 export class RunningCall implements LimitedCall {
-  /** The call's one answer (it never rejects). */
+  /** The call's one answer (it never rejects). Made here, so the execute path wraps no promise executor (a closure and its scope per call) around the call. */
   readonly answer: Promise<ToolResult>;
   #resolve!: (result: ToolResult) => void;
   #settled = false;
