@@ -18,13 +18,16 @@ const DEADLINE_GRACE_MS = 500;
  * object with a `signal` getter cost V8's slow object-literal path.
  */
 export class RunningCall implements LimitedCall {
+  /** The call's one answer (it never rejects). Made here, so the execute path wraps no promise executor (a closure and its scope per call) around the call. */
+  readonly answer: Promise<ToolResult>;
+  #resolve!: (result: ToolResult) => void;
   #settled = false;
   #grace: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly limit: CallLimit,
-    private readonly resolve: (result: ToolResult) => void,
-  ) {
+  constructor(private readonly limit: CallLimit) {
+    this.answer = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
     limit.join(this);
   }
 
@@ -53,6 +56,6 @@ export class RunningCall implements LimitedCall {
     this.#settled = true;
     clearTimeout(this.#grace);
     this.limit.leave(this);
-    this.resolve(result);
+    this.#resolve(result);
   }
 }

@@ -126,34 +126,32 @@ export class ToolExecutor {
     const tool = runnableOf(descriptor);
     if (!tool) return Promise.resolve(errorResult(`${descriptor.name} is not a registered tool`));
     const timeoutMs = Math.min(options.timeoutMs ?? descriptor.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TIMER_MS);
-    const limit = this.#limitFor(descriptor.name, timeoutMs, options.signal);
-    return new Promise<ToolResult>((resolve) => {
-      const run = new RunningCall(limit, resolve);
-      const ctx: ToolContext = {
-        signal: run.signal,
-        deadline: run.deadline,
-        callId: call.id,
-        onProgress: (progress) => {
-          options.onProgress?.(progress);
-          if (this.#observed) this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
-        },
-      };
-      if (this.host.session) ctx.session = this.host.session;
-      if (options.answer) ctx.answer = options.answer;
-      if (options.pending) ctx.pending = options.pending;
-      if (options.idempotencyKey !== undefined) ctx.idempotencyKey = options.idempotencyKey;
-      let running: Promise<ToolResult>;
-      try {
-        running = tool.execute(call.arguments as never, ctx);
-      } catch (error) {
-        run.settle(failed(descriptor, error));
-        return;
-      }
-      Promise.resolve(running).then(
-        (result) => run.settle(normalise(result)),
-        (error: unknown) => run.settle(failed(descriptor, error)),
-      );
-    });
+    const run = new RunningCall(this.#limitFor(descriptor.name, timeoutMs, options.signal));
+    const ctx: ToolContext = {
+      signal: run.signal,
+      deadline: run.deadline,
+      callId: call.id,
+      onProgress: (progress) => {
+        options.onProgress?.(progress);
+        if (this.#observed) this.host.emit({ type: "tool.progress", callId: call.id, name: descriptor.name, progress }, context);
+      },
+    };
+    if (this.host.session) ctx.session = this.host.session;
+    if (options.answer) ctx.answer = options.answer;
+    if (options.pending) ctx.pending = options.pending;
+    if (options.idempotencyKey !== undefined) ctx.idempotencyKey = options.idempotencyKey;
+    let running: Promise<ToolResult>;
+    try {
+      running = tool.execute(call.arguments as never, ctx);
+    } catch (error) {
+      run.settle(failed(descriptor, error));
+      return run.answer;
+    }
+    Promise.resolve(running).then(
+      (result) => run.settle(normalise(result)),
+      (error: unknown) => run.settle(failed(descriptor, error)),
+    );
+    return run.answer;
   }
 
   /** The limit a call of `name` starting now joins: the tool's last one when it fits, else a new one. */
@@ -188,7 +186,7 @@ export class ToolExecutor {
   }
 
   #invalidArguments(tool: ToolDescriptor, args: Record<string, unknown>): ToolResult | undefined {
-    let problems: string[];
+    let problems: readonly string[];
     try {
       problems = this.#validator.problems(tool, args);
     } catch (error) {
@@ -212,7 +210,7 @@ export class ToolExecutor {
   }
 }
 
-function invalidArgumentsResult(name: string, problems: string[]): ToolResult {
+function invalidArgumentsResult(name: string, problems: readonly string[]): ToolResult {
   return errorResult(`invalid arguments for ${name}:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
 }
 

@@ -13,8 +13,11 @@ export interface RoundContext {
   parallel: boolean;
   waitFor?: WaitFor;
   guard: LoopGuard;
-  /** The turn the calls belong to: with the session and call id, each call's idempotency key. */
-  turnId: string;
+  /**
+   * `<session id>/<turn id>/`, the start of each call's idempotency key (the call's id ends it): joined
+   * once per round, so a call adds one piece to it rather than building the key from four.
+   */
+  keyPrefix: string;
   /** Writes a settled result ahead, before the call counts as done; undefined when nothing is written ahead (no store). */
   record(message: ToolMessage): Promise<void> | undefined;
   emit(event: FeedbackEvent): void;
@@ -31,7 +34,8 @@ export interface RoundOutcome {
  * a message (a result, an error, an abort) or a suspension left for `agent.resume`; nothing throws.
  */
 export async function runRound(calls: ToolCall[], context: RoundContext): Promise<RoundOutcome> {
-  const slots: PendingSlot[] = calls.map((call) => ({ call }));
+  // The result field is there from the start: added later, it took a property store of its own per slot.
+  const slots: PendingSlot[] = calls.map((call) => ({ call, message: undefined }));
   let stop = false;
   const runnable: PendingSlot[] = [];
   // The guard sees the calls in call order, before any runs, so a batch of identical calls trips it too.
@@ -107,7 +111,7 @@ export function toolMessage(call: ToolCall, result: ToolResult): ToolMessage {
  */
 async function runSlot(slot: PendingSlot, context: RoundContext, host: HostQueue, resumed?: Answered): Promise<void> {
   const { call } = slot;
-  const options: ExecuteOptions = { signal: context.signal, idempotencyKey: `${context.session.id}/${context.turnId}/${call.id}` };
+  const options: ExecuteOptions = { signal: context.signal, idempotencyKey: context.keyPrefix + call.id };
   let answered = resumed;
   let message: ToolMessage | undefined;
   while (!message) {

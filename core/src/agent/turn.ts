@@ -217,7 +217,8 @@ export class Turn {
   #roundContext(turnId = this.turnId): RoundContext {
     const { session, signal, settings, waitFor, writeAhead, emit } = this.#deps;
     const record = (message: ToolMessage) => writeAhead.record({ kind: "tool-result", turnId, message });
-    return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, turnId, record, emit };
+    const keyPrefix = `${session.scope.id}/${turnId}/`;
+    return { session: session.scope, signal, parallel: settings.parallelToolCalls, waitFor, guard: this.#guard, keyPrefix, record, emit };
   }
 
   #finish(status: AgentStatus | "aborted", extra: Pick<AgentResponse, "suspension" | "reason" | "limit" | "stoppedBy"> = {}): AgentResponse {
