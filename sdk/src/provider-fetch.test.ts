@@ -338,6 +338,35 @@ describe("providerFetch", () => {
     }
   });
 
+  it("holds a fast server back while its consumer does not read, instead of reading the body ahead into memory", async () => {
+    const CHUNK = Buffer.alloc(64 * 1024, 120);
+    let written = 0;
+    const paced = await startPacedServer((res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      // Writes as fast as the connection takes it: 64 MB if nothing held it back.
+      const pump = () => {
+        while (written < 1024) {
+          written++;
+          if (!res.write(CHUNK)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    try {
+      const response = await providerFetch({ url: paced.url, body: {} }, { ...fast, maxRetries: 0 });
+      const chunks = response.chunks();
+      await chunks.next();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // a consumer busy with its first chunk
+      // What the server got out is what the client read ahead (at most 16 socket reads of 64 KB) plus the
+      // kernel's socket buffers: a few MB, never the whole body.
+      expect(written * CHUNK.length).toBeLessThan(16 * 1024 * 1024);
+      await chunks.return(undefined);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it("does not drop a body that keeps trickling in, each chunk within the idle timeout", async () => {
     const paced = await startPacedServer((res) => {
       res.writeHead(200, { "content-type": "text/plain" });

@@ -31,8 +31,9 @@ export interface ToolCallParams {
  * of its own here, and no object of its own for its cancel. Through the SDK's `request`, every call
  * zod-parsed its response envelope once more (which weft has checked), armed a timer (weft's quiet-time
  * ceiling bounds the call) and validated the result asynchronously against a schema of weft's (which
- * weft checks here, at once); a tool call was the heaviest thing a run allocated. The era's wire codec still decodes every result (the 2026-07-28
- * `resultType`, `input_required`), and the SDK's envelope `_meta` still goes on every request.
+ * weft checks here, at once); a tool call was the heaviest thing a run allocated. The era's wire codec
+ * still decodes every result (the 2026-07-28 `resultType`, `input_required`), and the SDK's envelope
+ * `_meta` still goes on every request.
  */
 export class McpClient extends Client {
   /** The connection's calls in flight, by their ids (those the SDK carries too: see `_onclose`). */
