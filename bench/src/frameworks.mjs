@@ -7,6 +7,7 @@ import { SCENARIOS } from "./script.mjs";
 export const FRAMEWORKS = [
   { name: "floor", runner: "runners/floor.mjs", scenarios: ["mcp", "full"], packages: ["@modelcontextprotocol/sdk"] },
   { name: "floor-rpc", runner: "runners/floor-rpc.mjs", scenarios: ["mcp", "full"], packages: [] },
+  { name: "floor-http", runner: "runners/floor-http.mjs", scenarios: ["mcp", "full"], packages: [] },
   {
     name: "weft",
     runner: "runners/weft.mjs",

@@ -1,9 +1,10 @@
 /**
  * Does weft's cost over the floor grow with the size of the work? For each scale row — tools
- * advertised, prior messages, tool calls in one reply, sessions at once, MCP servers — the floor
- * (floor-rpc: fetch + the minimal JSON-RPC client, the faster floor) and weft's `mcp` scenario run
- * alternately in this one process on the same mock LLM and MCP server(s), and the row reports both
- * medians and weft / floor, in wall time and in this process's CPU time per run (the mock LLM and the
+ * advertised, prior messages, tool calls in one reply, sessions at once, MCP servers — the fetch floor
+ * (floor-rpc: fetch + the minimal JSON-RPC client, the faster fetch floor), the node:http floor
+ * (floor-http: the same client on node:http, the true limit) and weft's `mcp` scenario run
+ * in turn in this one process on the same mock LLM and MCP server(s), and the row reports the
+ * medians and weft / each floor, in wall time and in this process's CPU time per run (the mock LLM and the
  * MCP servers are other processes; CPU time moves far less on a loaded machine). The goal: the ratio
  * does not grow along a dimension.
  *
@@ -12,7 +13,8 @@
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { setup as floorSetup } from "./runners/floor-rpc.mjs";
+import { setup as httpFloorSetup } from "./runners/floor-http.mjs";
+import { setup as fetchFloorSetup } from "./runners/floor-rpc.mjs";
 import { setup as weftSetup } from "./runners/weft.mjs";
 import { EXPECTED, priorMessages, systemAskingCalls } from "./script.mjs";
 import { summarize } from "./stats.mjs";
@@ -37,9 +39,9 @@ const DIMENSIONS = {
   servers: { label: "MCP servers", points: [1, 5, 10], options: (n) => ({ mcpServers: Array.from({ length: n }, () => config.mcpServer) }) },
 };
 
-/** The floor has no sessions of its own: n conversations at once are n runs at once. */
-async function floorRunner(options) {
-  const floor = await floorSetup({ ...config, ...options });
+/** The floors have no sessions of their own: n conversations at once are n runs at once. */
+async function floorRunner(setup, options) {
+  const floor = await setup({ ...config, ...options });
   const sessions = options.sessions ?? 1;
   return {
     run: async () => (await Promise.all(Array.from({ length: sessions }, () => floor.run()))).join("\n"),
@@ -47,13 +49,19 @@ async function floorRunner(options) {
   };
 }
 
+/** weft and both floors, each run once per round, the order rotating so none always runs first. */
 async function point(options) {
-  const sides = { floor: await floorRunner(options), weft: await weftSetup({ ...config, ...options, scenario: "mcp" }) };
-  const samples = { floor: [], weft: [] };
-  const cpu = { floor: [], weft: [] };
+  const sides = {
+    floor: await floorRunner(fetchFloorSetup, options),
+    httpFloor: await floorRunner(httpFloorSetup, options),
+    weft: await weftSetup({ ...config, ...options, scenario: "mcp" }),
+  };
+  const names = Object.keys(sides);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  const cpu = Object.fromEntries(names.map((name) => [name, []]));
   try {
     for (let i = 0; i < WARMUPS + RUNS; i++) {
-      for (const name of i % 2 ? ["floor", "weft"] : ["weft", "floor"]) {
+      for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) {
         const cpuBefore = process.cpuUsage();
         const started = performance.now();
         const answer = await sides[name].run();
@@ -70,12 +78,22 @@ async function point(options) {
       }
     }
   } finally {
-    await sides.floor.close();
-    await sides.weft.close();
+    await Promise.all(Object.values(sides).map((side) => side.close()));
   }
   const p50 = (list) => summarize(list).p50;
-  const [floorMs, weftMs, floorCpuMs, weftCpuMs] = [samples.floor, samples.weft, cpu.floor, cpu.weft].map(p50);
-  return { floorMs, weftMs, ratio: weftMs / floorMs, floorCpuMs, weftCpuMs, cpuRatio: weftCpuMs / floorCpuMs };
+  const [floorMs, httpFloorMs, weftMs] = [samples.floor, samples.httpFloor, samples.weft].map(p50);
+  const [floorCpuMs, httpFloorCpuMs, weftCpuMs] = [cpu.floor, cpu.httpFloor, cpu.weft].map(p50);
+  return {
+    floorMs,
+    weftMs,
+    ratio: weftMs / floorMs,
+    floorCpuMs,
+    weftCpuMs,
+    cpuRatio: weftCpuMs / floorCpuMs,
+    httpFloorMs,
+    httpFloorCpuMs,
+    httpCpuRatio: weftCpuMs / httpFloorCpuMs,
+  };
 }
 
 const only = flags.only?.split(",");
@@ -87,7 +105,7 @@ for (const [key, dimension] of Object.entries(DIMENSIONS)) {
     process.stderr.write(`scale ${key} ${n} ... `);
     try {
       rows.push({ n, ...(await point(dimension.options(n))) });
-      process.stderr.write(`${rows.at(-1).ratio.toFixed(2)}x (CPU ${rows.at(-1).cpuRatio.toFixed(2)}x)\n`);
+      process.stderr.write(`${rows.at(-1).ratio.toFixed(2)}x (CPU ${rows.at(-1).cpuRatio.toFixed(2)}x, ${rows.at(-1).httpCpuRatio.toFixed(2)}x the node:http floor's)\n`);
     } catch (error) {
       result.ok = false;
       rows.push({ n, error: String(error?.stack ?? error).slice(0, 1500) });

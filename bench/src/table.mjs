@@ -7,14 +7,18 @@ export const oneLine = (text) => String(text ?? "").split("\n").find((line) => l
 /** weft's own rows (weft, weft-ai-sdk) and the floors are not peers. */
 const isPeer = (framework) => !framework.startsWith("weft") && !framework.startsWith("floor");
 
+/** The floors by HTTP client: the issue's goals are written against those on fetch; floor-http does their work on node:http. */
+const FLOORS_ON = { fetch: ["floor", "floor-rpc"], "node:http": ["floor-http"] };
+
 /**
- * A scenario's floor: the faster of the official-client floor and the hand-written JSON-RPC one. The
- * floors run `mcp` and `full` (whose requests carry the skills catalog and the two local tools);
- * `native` is held against the `mcp` floor, the cost of the same two tool calls over MCP.
+ * A scenario's floor: the fastest of the floors, or of those on one HTTP client (`on`). The floors run
+ * `mcp` and `full` (whose requests carry the skills catalog and the two local tools); `native` is held
+ * against the `mcp` floor, the cost of the same two tool calls over MCP.
  */
-export function floorRow(rows, scenario) {
+export function floorRow(rows, scenario, on) {
   const floorScenario = scenario === "full" ? "full" : "mcp";
-  const floors = rows.filter((row) => row.framework.startsWith("floor") && row.scenario === floorScenario && row.ok);
+  const isFloor = (name) => (on ? FLOORS_ON[on].includes(name) : name.startsWith("floor"));
+  const floors = rows.filter((row) => isFloor(row.framework) && row.scenario === floorScenario && row.ok);
   return floors.sort((a, b) => a.latency.p50 - b.latency.p50)[0];
 }
 
@@ -58,18 +62,19 @@ function runTable(results) {
 function weftTargets(results) {
   const best = peerBests(results.frameworks);
   const lines = [
-    "| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / floor (goal ≤ 1.05×, native ≤ 0.95×) | CPU / floor's CPU | peak RSS / lowest peer (goal ≤ 1.00×) |",
-    "|---|--:|--:|--:|--:|",
+    "| weft scenario | p50 / fastest peer (goal ≤ 0.80×) | p50 / fetch floor (goal ≤ 1.05×, native ≤ 0.95×) | p50 / node:http floor | CPU / fetch floor's CPU | CPU / node:http floor's CPU | peak RSS / lowest peer (goal ≤ 1.00×) |",
+    "|---|--:|--:|--:|--:|--:|--:|",
   ];
   for (const row of results.frameworks.filter((r) => r.framework === "weft")) {
     const peer = best[row.scenario];
-    const floor = floorRow(results.frameworks, row.scenario);
+    const floor = floorRow(results.frameworks, row.scenario, "fetch");
+    const httpFloor = floorRow(results.frameworks, row.scenario, "node:http");
     if (!row.ok) {
-      lines.push(`| ${row.scenario} | not run | not run | not run | not run |`);
+      lines.push(`| ${row.scenario} | not run | not run | not run | not run | not run | not run |`);
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${ratio(row.latency.p50, peer?.p50)} (${peer?.p50By || "no peer"}) | ${ratio(row.latency.p50, floor?.latency.p50)} | ${ratio(row.cpu?.p50, floor?.cpu?.p50)} | ${ratio(row.peakRssMb, peer?.rss)} (${peer?.rssBy || "no peer"}) |`,
+      `| ${row.scenario} | ${ratio(row.latency.p50, peer?.p50)} (${peer?.p50By || "no peer"}) | ${ratio(row.latency.p50, floor?.latency.p50)} | ${ratio(row.latency.p50, httpFloor?.latency.p50)} | ${ratio(row.cpu?.p50, floor?.cpu?.p50)} | ${ratio(row.cpu?.p50, httpFloor?.cpu?.p50)} | ${ratio(row.peakRssMb, peer?.rss)} (${peer?.rssBy || "no peer"}) |`,
     );
   }
   return lines;
@@ -105,15 +110,15 @@ function scaleTable(scale) {
   if (!scale) return [];
   if (!scale.dimensions) return [`Scale rows: not run: ${oneLine(scale.error)}`];
   const lines = [
-    `| scale row (weft mcp vs floor-rpc, alternating, median of ${scale.runs}) | n | floor ms | weft ms | weft / floor | floor CPU ms | weft CPU ms | CPU ratio |`,
-    "|---|--:|--:|--:|--:|--:|--:|--:|",
+    `| scale row (weft mcp vs floor-rpc and floor-http, in turn, median of ${scale.runs}) | n | floor-rpc ms | weft ms | weft / floor-rpc | floor-rpc CPU ms | weft CPU ms | CPU ratio | floor-http CPU ms | CPU ratio to floor-http |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
   for (const dimension of scale.dimensions) {
     for (const row of dimension.rows) {
       lines.push(
         row.error
-          ? `| ${dimension.label} | ${row.n} | not run: ${oneLine(row.error)} | — | — | — | — | — |`
-          : `| ${dimension.label} | ${row.n} | ${fixed(row.floorMs)} | ${fixed(row.weftMs)} | ${ratio(row.weftMs, row.floorMs)} | ${fixed(row.floorCpuMs)} | ${fixed(row.weftCpuMs)} | ${ratio(row.weftCpuMs, row.floorCpuMs)} |`,
+          ? `| ${dimension.label} | ${row.n} | not run: ${oneLine(row.error)} | — | — | — | — | — | — | — |`
+          : `| ${dimension.label} | ${row.n} | ${fixed(row.floorMs)} | ${fixed(row.weftMs)} | ${ratio(row.weftMs, row.floorMs)} | ${fixed(row.floorCpuMs)} | ${fixed(row.weftCpuMs)} | ${ratio(row.weftCpuMs, row.floorCpuMs)} | ${fixed(row.httpFloorCpuMs)} | ${ratio(row.weftCpuMs, row.httpFloorCpuMs)} |`,
       );
     }
   }
