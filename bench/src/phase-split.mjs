@@ -1,5 +1,6 @@
 /**
- * Where weft's time goes against the floor, phase by phase: the floor and weft's `mcp` scenario run
+ * Where weft's time goes against the floor, phase by phase: the floor (floor-http, the fastest: node:http
+ * and the minimal JSON-RPC client, so each phase shows weft's own cost) and weft's `mcp` scenario run
  * alternately in this one process (so noise hits both alike), each run split at the end of the first
  * model reply, of the tool round and of the second reply. Medians of RUNS after WARMUPS.
  *
@@ -7,7 +8,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { phaseMarked } from "./phase-marks.mjs";
-import { setup as floorSetup } from "./runners/floor.mjs";
+import { setup as floorSetup } from "./runners/floor-http.mjs";
 import { setup as weftSetup } from "./runners/weft.mjs";
 import { summarize } from "./stats.mjs";
 

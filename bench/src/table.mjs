@@ -98,7 +98,7 @@ function phaseTable(phases) {
   if (!phases) return [];
   if (!phases.ok) return [`Phase split: not run: ${oneLine(phases.error)}`];
   const label = { model1: "model call 1 (tool calls)", tools: "tool round (2 MCP calls)", model2: "model call 2 (answer)", end: "after the last reply" };
-  const lines = [`| phase, mcp scenario (median of ${phases.runs}, one process) | floor ms | weft ms | weft − floor ms |`, "|---|--:|--:|--:|"];
+  const lines = [`| phase, mcp scenario (median of ${phases.runs}, one process) | floor-http ms | weft ms | weft − floor ms |`, "|---|--:|--:|--:|"];
   for (const [phase, text] of Object.entries(label)) {
     lines.push(`| ${text} | ${fixed(phases.floor[phase], 3)} | ${fixed(phases.weft[phase], 3)} | ${fixed(phases.weft[phase] - phases.floor[phase], 3)} |`);
   }
