@@ -1,8 +1,9 @@
 /**
- * The floor: the same two model round trips and two MCP calls with plain fetch and an MCP client, and
- * nothing else. Two rows: `floor` with the official MCP client (`mcp: "sdk"`) and `floor-rpc` with the
- * minimal hand-written JSON-RPC client of ../mcp-rpc-client.mjs (`mcp: "rpc"`); the tables measure
- * against the faster of the two. No framework can do this work for less on this machine.
+ * The floor: the same two model round trips and two MCP calls with a bare HTTP client and an MCP client,
+ * and nothing else. Three rows: `floor` with fetch and the official MCP client (`mcp: "sdk"`), `floor-rpc`
+ * with fetch and the minimal hand-written JSON-RPC client of ../mcp-rpc-client.mjs (`mcp: "rpc"`), and
+ * `floor-http` with that client on node:http (`http: "node"`); the tables measure against the fastest. No
+ * framework can do this work for less on this machine.
  * In `full` the requests also carry what that scenario gives every framework, as the hand-written peers
  * send it: the skills catalog in the system prompt and the local_time and read_skill tools (the script
  * never calls them, so the floor needs no code behind them). Without them the floor's request would be
@@ -65,17 +66,20 @@ const functionSpec = ({ name, description }, properties) => ({
 const HEADERS = { "content-type": "application/json", authorization: "Bearer bench" };
 
 /** POSTs a body with fetch and resolves with the response's text. */
-const fetchPost = (url) => async (body) => {
-  const response = await fetch(url, { method: "POST", headers: HEADERS, body });
-  if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-  return response.text();
-};
+const fetchPoster = (url) => ({
+  async post(body) {
+    const response = await fetch(url, { method: "POST", headers: HEADERS, body });
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+    return response.text();
+  },
+  close() {},
+});
 
-/** The same with node:http on a kept-alive connection: less per request than fetch, as weft's own client. */
-const nodePost = (url) => {
+/** The same with node:http on a kept-alive connection: far less per request than fetch, as weft's own client. */
+const nodePoster = (url) => {
   const agent = new Agent({ keepAlive: true });
   const { hostname, port, pathname } = new URL(url);
-  return (body) =>
+  const post = (body) =>
     new Promise((resolve, reject) => {
       const payload = Buffer.from(body);
       const sent = request({ hostname, port, path: pathname, method: "POST", agent, headers: { ...HEADERS, "content-length": payload.length } }, (response) => {
@@ -89,6 +93,7 @@ const nodePost = (url) => {
       sent.on("error", reject);
       sent.end(payload);
     });
+  return { post, close: () => agent.destroy() };
 };
 
 /**
@@ -102,8 +107,8 @@ export async function setup({ scenario, skillsDir, llmUrl, mcpServer, mcpServers
     specs.push(functionSpec(NATIVE_EXTRA, { city: { type: "string" } }), functionSpec(READ_SKILL, { name: { type: "string", description: "The skill's name" } }));
   }
 
-  const post = http === "node" ? nodePost(`${llmUrl}/v1/chat/completions`) : fetchPost(`${llmUrl}/v1/chat/completions`);
-  const complete = async (messages) => readStream(await post(JSON.stringify({ model: MODEL_ID, messages, tools: specs, stream: true })));
+  const llm = (http === "node" ? nodePoster : fetchPoster)(`${llmUrl}/v1/chat/completions`);
+  const complete = async (messages) => readStream(await llm.post(JSON.stringify({ model: MODEL_ID, messages, tools: specs, stream: true })));
   const callTool = (call) => {
     const route = routes.get(call.name);
     return route.client.callTool({ name: route.name, arguments: JSON.parse(call.arguments) });
@@ -128,6 +133,9 @@ export async function setup({ scenario, skillsDir, llmUrl, mcpServer, mcpServers
       onPhase("model2");
       return content;
     },
-    close: () => Promise.all(clients.map((client) => client.close())),
+    close: () => {
+      llm.close();
+      return Promise.all(clients.map((client) => client.close()));
+    },
   };
 }
