@@ -2,7 +2,8 @@
  * Where weft's time goes against the floor, phase by phase: the floor (floor-http, the fastest: node:http
  * and the minimal JSON-RPC client, so each phase shows weft's own cost) and weft's `mcp` scenario run
  * alternately in this one process (so noise hits both alike), each run split at the end of the first
- * model reply, of the tool round and of the second reply. Medians of RUNS after WARMUPS.
+ * model reply, of the tool round and of the second reply, in wall time and in this process's CPU time.
+ * Medians of RUNS after WARMUPS.
  *
  *   node phase-split.mjs <out.json> '{"llmUrl", "mcpServer"}'
  */
@@ -18,30 +19,27 @@ const WARMUPS = 50;
 const RUNS = 500;
 const PHASES = ["model1", "tools", "model2", "end"];
 
-/** A runner whose runs return their phase marks, as ms since the run started. */
-async function instrumented(setup, scenario) {
-  const runner = await phaseMarked(setup, { ...config, scenario });
-  return { run: async () => (await runner.run()).marks, close: () => runner.close() };
-}
-
 const result = { ok: false, runs: RUNS };
 const runners = {};
 try {
-  runners.floor = await instrumented(floorSetup, "floor");
-  runners.weft = await instrumented(weftSetup, "mcp");
-  const marks = { floor: [], weft: [] };
+  // Runs that return their phase marks: wall and CPU ms since the run started.
+  runners.floor = await phaseMarked(floorSetup, { ...config, scenario: "mcp" });
+  runners.weft = await phaseMarked(weftSetup, { ...config, scenario: "mcp" });
+  const runs = { floor: [], weft: [] };
   for (let i = 0; i < WARMUPS + RUNS; i++) {
     for (const name of ["floor", "weft"]) {
-      const mark = await runners[name].run();
-      if (i >= WARMUPS) marks[name].push(mark);
+      const run = await runners[name].run();
+      if (i >= WARMUPS) runs[name].push(run);
     }
   }
-  // Each phase's own duration: from the previous mark to this one, medians over runs.
-  const durations = (list) =>
-    Object.fromEntries(PHASES.map((phase, index) => [phase, summarize(list.map((mark) => mark[phase] - (index ? mark[PHASES[index - 1]] : 0))).p50]));
-  result.floor = durations(marks.floor);
-  result.weft = durations(marks.weft);
-  result.totals = { floor: summarize(marks.floor.map((mark) => mark.end)).p50, weft: summarize(marks.weft.map((mark) => mark.end)).p50 };
+  // Each phase's own duration, in wall time and in CPU time: from the previous mark to this one, medians over runs.
+  const durations = (list, key) =>
+    Object.fromEntries(PHASES.map((phase, index) => [phase, summarize(list.map((run) => run[key][phase] - (index ? run[key][PHASES[index - 1]] : 0))).p50]));
+  result.floor = durations(runs.floor, "marks");
+  result.weft = durations(runs.weft, "marks");
+  result.floorCpu = durations(runs.floor, "cpuMarks");
+  result.weftCpu = durations(runs.weft, "cpuMarks");
+  result.totals = { floor: summarize(runs.floor.map((run) => run.marks.end)).p50, weft: summarize(runs.weft.map((run) => run.marks.end)).p50 };
   result.ok = true;
 } catch (error) {
   result.error = String(error?.stack ?? error);

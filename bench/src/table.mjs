@@ -98,11 +98,18 @@ function phaseTable(phases) {
   if (!phases) return [];
   if (!phases.ok) return [`Phase split: not run: ${oneLine(phases.error)}`];
   const label = { model1: "model call 1 (tool calls)", tools: "tool round (2 MCP calls)", model2: "model call 2 (answer)", end: "after the last reply" };
-  const lines = [`| phase, mcp scenario (median of ${phases.runs}, one process) | floor-http ms | weft ms | weft − floor ms |`, "|---|--:|--:|--:|"];
+  const lines = [
+    `| phase, mcp scenario (median of ${phases.runs}, one process) | floor-http ms | weft ms | weft − floor ms | floor-http CPU ms | weft CPU ms | weft − floor CPU ms |`,
+    "|---|--:|--:|--:|--:|--:|--:|",
+  ];
+  // Runs from before the CPU columns have none.
+  const cpu = (side, phase) => phases[`${side}Cpu`]?.[phase];
   for (const [phase, text] of Object.entries(label)) {
-    lines.push(`| ${text} | ${fixed(phases.floor[phase], 3)} | ${fixed(phases.weft[phase], 3)} | ${fixed(phases.weft[phase] - phases.floor[phase], 3)} |`);
+    lines.push(
+      `| ${text} | ${fixed(phases.floor[phase], 3)} | ${fixed(phases.weft[phase], 3)} | ${fixed(phases.weft[phase] - phases.floor[phase], 3)} | ${fixed(cpu("floor", phase), 3)} | ${fixed(cpu("weft", phase), 3)} | ${fixed(cpu("weft", phase) - cpu("floor", phase), 3)} |`,
+    );
   }
-  lines.push(`| whole run | ${fixed(phases.totals.floor, 3)} | ${fixed(phases.totals.weft, 3)} | ${ratio(phases.totals.weft, phases.totals.floor)} |`);
+  lines.push(`| whole run | ${fixed(phases.totals.floor, 3)} | ${fixed(phases.totals.weft, 3)} | ${ratio(phases.totals.weft, phases.totals.floor)} | | | |`);
   return lines;
 }
 
